@@ -1,0 +1,102 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Handler modules compiled into `storegate`. Each one is a folder `Plugins/<Name>/` whose main type is
+/// named `<Name>`; the registry of compiled-in handlers is generated from this list by HandlerRegistryPlugin.
+let handlerModules = ["CatalogHandler", "StatusHandler"]
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "storegate",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "storegate", targets: ["storegate"]),
+        .library(name: "GatewayCore", targets: ["GatewayCore"]),
+        .library(name: "FastCGIFront", targets: ["FastCGIFront"]),
+        .library(name: "ProductCatalog", targets: ["ProductCatalog"]),
+        .library(name: "AppStoreReceipts", targets: ["AppStoreReceipts"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFastCGI",
+            pkgConfig: "fcgi",
+            providers: [.apt(["libfcgi-dev"])]
+        ),
+        .target(
+            name: "GatewayCore",
+            dependencies: [
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ProductCatalog",
+            dependencies: ["GatewayCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(name: "AppStoreReceipts", dependencies: ["GatewayCore"], swiftSettings: strict),
+        .target(
+            name: "FastCGIFront",
+            dependencies: ["CFastCGI", "GatewayCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "StoreGateApp",
+            dependencies: ["GatewayCore", "FastCGIFront"] + handlerModules.map { .target(name: $0) },
+            swiftSettings: strict,
+            plugins: ["HandlerRegistryPlugin"]
+        ),
+        .executableTarget(name: "storegate", dependencies: ["StoreGateApp"], swiftSettings: strict),
+        .executableTarget(name: "HandlerRegistryGenerator", swiftSettings: strict),
+        .plugin(name: "HandlerRegistryPlugin", capability: .buildTool(), dependencies: ["HandlerRegistryGenerator"]),
+
+        // Test-only gateway: the real application plus handlers that exist to exercise the front.
+        .target(
+            name: "TestbedHandlers",
+            dependencies: ["GatewayCore", "AppStoreReceipts"],
+            path: "Tests/Support/TestbedHandlers",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "storegate-testbed",
+            dependencies: ["StoreGateApp", "TestbedHandlers"],
+            path: "Tests/Support/storegate-testbed",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: strict),
+        .testTarget(name: "FastCGIFrontTests", dependencies: ["FastCGIFront"], swiftSettings: strict),
+        .testTarget(name: "ProductCatalogTests", dependencies: ["ProductCatalog"], swiftSettings: strict),
+        .testTarget(
+            name: "AppStoreReceiptsTests",
+            dependencies: ["AppStoreReceipts", "TestbedHandlers"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HandlerTests",
+            dependencies: ["StoreGateApp"] + handlerModules.map { .target(name: $0) },
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["storegate", "storegate-testbed"],
+            swiftSettings: strict
+        ),
+    ] + handlerModules.map { name in
+        .target(
+            name: name,
+            dependencies: ["GatewayCore", "ProductCatalog", "AppStoreReceipts"],
+            path: "Plugins/\(name)",
+            swiftSettings: strict
+        )
+    }
+)

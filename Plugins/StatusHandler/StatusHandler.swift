@@ -1,0 +1,70 @@
+import Foundation
+import GatewayCore
+
+/// `GET /v1/status`: what the process is doing, for operators (restrict it to local addresses in nginx).
+public struct StatusHandler: GatewayHandler {
+    public static let name = "status"
+
+    private let stats: GatewayStats
+
+    public init(settings: HandlerSettings) throws {
+        stats = settings.stats
+    }
+
+    public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+        let byStatus = stats.requestsByStatus
+        let report = Report(
+            version: StoreGateVersion.current,
+            uptime_s: Int(stats.startedAt.duration(to: .now).components.seconds),
+            workers: .init(total: stats.workersTotal, busy: stats.workersBusy),
+            requests: .init(
+                total: byStatus.values.reduce(0, +),
+                by_status: Dictionary(uniqueKeysWithValues: byStatus.map { (String($0.key), $0.value) })
+            ),
+            ledger: nil,
+            upstream: .init(last_error: nil)
+        )
+        return .json(Array(try JSONCoding.encoder.encode(report)), headers: [("Cache-Control", "no-store")])
+    }
+
+    private struct Report: Encodable {
+        struct Workers: Encodable {
+            let total: Int
+            let busy: Int
+        }
+        struct Requests: Encodable {
+            let total: Int
+            let by_status: [String: Int]
+        }
+        struct Upstream: Encodable {
+            let last_error: String?
+
+            enum CodingKeys: String, CodingKey { case last_error }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(last_error, forKey: .last_error)
+            }
+        }
+
+        let version: String
+        let uptime_s: Int
+        let workers: Workers
+        let requests: Requests
+        /// Null until this build has a ledger; then "ok" or "error".
+        let ledger: String?
+        let upstream: Upstream
+
+        enum CodingKeys: String, CodingKey { case version, uptime_s, workers, requests, ledger, upstream }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(version, forKey: .version)
+            try container.encode(uptime_s, forKey: .uptime_s)
+            try container.encode(workers, forKey: .workers)
+            try container.encode(requests, forKey: .requests)
+            try container.encode(ledger, forKey: .ledger)
+            try container.encode(upstream, forKey: .upstream)
+        }
+    }
+}

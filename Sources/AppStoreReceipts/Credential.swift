@@ -1,0 +1,36 @@
+import Foundation
+import GatewayCore
+
+/// What a client offers on a content route to prove a purchase.
+public enum Credential: Sendable, Equatable {
+    /// `Authorization: Bearer <token>`: a download token issued by verify or restore-sync.
+    case downloadToken(String)
+    /// `{"receipt-data": "<base64>"}` in a POST body: an App Store receipt.
+    case receipt(String)
+
+    /// The credential in `request`: a Bearer token first, else a receipt in the JSON body.
+    /// Throws 401 `receipt_required` when there is neither, 400 `bad_request` for a malformed body.
+    public init(from request: GatewayRequest) throws {
+        if let authorization = request.header("Authorization") {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+                throw GatewayError.badRequest("Authorization must be \"Bearer <download token>\".")
+            }
+            self = .downloadToken(String(parts[1]))
+            return
+        }
+        guard case .complete(let body) = request.body, !body.isEmpty else { throw GatewayError.receiptRequired }
+        struct Body: Decodable {
+            let receiptData: String?
+            enum CodingKeys: String, CodingKey { case receiptData = "receipt-data" }
+        }
+        let decoded: Body
+        do {
+            decoded = try JSONDecoder().decode(Body.self, from: Data(body))
+        } catch {
+            throw GatewayError.badRequest("The body must be a JSON object such as {\"receipt-data\": \"...\"}.")
+        }
+        guard let receipt = decoded.receiptData, !receipt.isEmpty else { throw GatewayError.receiptRequired }
+        self = .receipt(receipt)
+    }
+}

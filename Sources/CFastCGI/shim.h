@@ -1,0 +1,4 @@
+#ifndef STOREGATE_CFASTCGI_SHIM_H
+#define STOREGATE_CFASTCGI_SHIM_H
+#include <fcgiapp.h>
+#endif

@@ -1,0 +1,48 @@
+import GatewayCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Plain CGI: one request from the environment and stdin, one response on stdout, same head and body
+/// bytes as under FastCGI.
+public enum CGIRunner {
+    /// Answers the request described by this process's environment with `application`.
+    public static func serve(with application: GatewayApplication) {
+        let head = RequestDecoder.head(from: environ)
+        let body = RequestDecoder.body(declaredLength: head.contentLength, limit: application.server.maxBodyBytes) {
+            buffer in
+            var count: Int
+            repeat { count = read(0, buffer.baseAddress, buffer.count) } while count < 0 && errno == EINTR
+            return count
+        }
+        let request = GatewayRequest(
+            method: head.method,
+            path: head.path,
+            query: head.query,
+            headers: head.headers,
+            body: body,
+            remoteAddress: head.remoteAddress
+        )
+        let response = application.respond(to: request, context: application.makeContext(for: request))
+        write(response, method: request.method)
+    }
+
+    /// Writes a response for a request that never reached an application (the config did not load).
+    public static func write(_ response: GatewayResponse, method: HTTPMethod) {
+        var bytes = ResponseEncoder.head(for: response)
+        if ResponseEncoder.sendsBody(response, method: method) { bytes += response.body }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            offset += count
+        }
+    }
+
+    /// The method of the request in this process's environment.
+    public static var requestMethod: HTTPMethod {
+        getenv("REQUEST_METHOD").map { HTTPMethod(rawValue: String(cString: $0)) } ?? .get
+    }
+}

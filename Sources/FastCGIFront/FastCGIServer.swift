@@ -1,0 +1,78 @@
+import CFastCGI
+import GatewayCore
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The libfcgi transport: a pool of OS threads, each with its own `FCGX_Request`, accepting on one socket
+/// (no accept mutex), plus a watchdog that answers 504 for requests past their time limit.
+///
+/// Signals are the owner's business: block them in every thread before ``start()`` and call ``reload(_:)``
+/// and ``stop(grace:)`` from the thread that waits for them.
+public final class FastCGIServer: Sendable {
+    let socket: ListeningSocket
+    let slots: [WorkerSlot]
+    let runtime: GatewayRuntime
+    let current: Mutex<GatewayApplication>
+    let stopping = Atomic<Bool>(false)
+    let liveWorkers = Atomic<Int>(0)
+    let lastSaturationWarning = Atomic<Int64>(-1)
+
+    /// A server for `application` on `socket`, with `application.server.workers` workers.
+    public init(socket: ListeningSocket, application: GatewayApplication, runtime: GatewayRuntime) {
+        self.socket = socket
+        self.runtime = runtime
+        self.current = Mutex(application)
+        self.slots = (0..<application.server.workers).map { _ in WorkerSlot(listening: socket.descriptor) }
+    }
+
+    /// Starts the workers and the watchdog.
+    public func start() throws(FrontError) {
+        WakeSignal.install()
+        guard FCGX_Init() == 0 else { throw FrontError("libfcgi failed to initialise") }
+        runtime.stats.setWorkersTotal(slots.count)
+        for slot in slots {
+            liveWorkers.add(1, ordering: .relaxed)
+            let thread = try OSThread.spawn { [self] in runWorker(slot) }
+            slot.attach(thread: thread)
+        }
+        _ = try OSThread.spawn(stackSize: 256 << 10) { [self] in runWatchdog() }
+        runtime.logger.info(
+            "storegate serving",
+            metadata: ["listen": "\(socket.address)", "workers": "\(slots.count)"]
+        )
+    }
+
+    /// The configuration requests are served with now.
+    public var application: GatewayApplication { current.withLock { $0 } }
+
+    /// Serves new requests with `application`; requests in flight finish with the one they started on.
+    /// `server.listen` and `server.workers` keep their first values until a restart.
+    public func reload(_ application: GatewayApplication) {
+        let previous = current.withLock { current in
+            defer { current = application }
+            return current.server
+        }
+        if previous.listen != application.server.listen || previous.workers != application.server.workers {
+            runtime.logger.warning("server.listen and server.workers take effect only after a restart")
+        }
+    }
+
+    /// Stops accepting, lets requests in flight finish for up to `grace`, then closes the socket.
+    /// Returns false when some were still running at the end of the grace period.
+    public func stop(grace: Duration) -> Bool {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        FCGX_ShutdownPending()
+        let deadline = ContinuousClock.now.advanced(by: grace)
+        while liveWorkers.load(ordering: .sequentiallyConsistent) > 0, ContinuousClock.now < deadline {
+            // Repeated: a wake that lands just before a worker blocks is lost, the next one is not.
+            for slot in slots { slot.wakeIfAccepting() }
+            usleep(20_000)
+        }
+        socket.close()
+        return liveWorkers.load(ordering: .sequentiallyConsistent) == 0
+    }
+}

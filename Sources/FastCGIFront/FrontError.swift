@@ -1,0 +1,17 @@
+/// Why the front could not start or serve: a sentence for the operator's log.
+public struct FrontError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+
+    init(_ message: String) { self.message = message }
+
+    /// `message` followed by the C library's text for `errno`.
+    static func system(_ message: String, errno code: Int32 = errno) -> FrontError {
+        FrontError("\(message): \(String(cString: strerror(code)))")
+    }
+
+    public var description: String { message }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif

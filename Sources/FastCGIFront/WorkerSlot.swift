@@ -1,0 +1,76 @@
+import CFastCGI
+import GatewayCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One worker thread's `FCGX_Request` and where the worker is with it. The mutex decides who may touch the
+/// request's streams: the worker, or the watchdog answering 504 when a handler overruns its time limit.
+final class WorkerSlot: @unchecked Sendable {
+    /// A request past its body, being handled: what the watchdog needs to answer it instead.
+    struct Active {
+        let request: GatewayRequest
+        let context: RequestContext
+        let application: GatewayApplication
+    }
+
+    enum Phase {
+        /// Waiting in `FCGX_Accept_r` (or reading the next request's parameters).
+        case accepting
+        /// Reading parameters and body; not interruptible.
+        case reading
+        case handling(Active)
+        /// The worker is writing its own answer.
+        case writing
+        /// The watchdog answered; the worker drops its answer when the handler returns.
+        case timedOut
+        case exited
+    }
+
+    /// Heap-allocated once: libfcgi's streams keep a pointer to it. Touched only by the phase's owner.
+    let request: UnsafeMutablePointer<FCGX_Request>
+    private let phase = Mutex<Phase>(.accepting)
+    private let threadId = Mutex<pthread_t?>(nil)
+
+    init(listening descriptor: Int32) {
+        request = .allocate(capacity: 1)
+        FCGX_InitRequest(request, descriptor, FCGI_FAIL_ACCEPT_ON_INTR)
+    }
+
+    func attach(thread: pthread_t) { threadId.withLock { $0 = thread } }
+
+    func set(_ next: Phase) { phase.withLock { $0 = next } }
+
+    /// Moves from handling to writing; false when the watchdog has already answered.
+    func beginWriting() -> Bool {
+        phase.withLock { phase in
+            guard case .handling = phase else { return false }
+            phase = .writing
+            return true
+        }
+    }
+
+    /// If the request in hand has run past its deadline, runs `answer` with it while holding the slot, so the
+    /// worker cannot write at the same time, and marks it answered.
+    func answerIfOverdue(now: ContinuousClock.Instant, _ answer: (Active) -> Void) {
+        phase.withLock { phase in
+            guard case .handling(let active) = phase, active.context.deadline <= now else { return }
+            answer(active)
+            phase = .timedOut
+        }
+    }
+
+    /// Interrupts the worker's blocking accept or read, if it is idle in one.
+    func wakeIfAccepting() {
+        phase.withLock { phase in
+            guard case .accepting = phase, let thread = threadId.withLock({ $0 }) else { return }
+            pthread_kill(thread, WakeSignal.number)
+        }
+    }
+
+    var hasExited: Bool {
+        phase.withLock { if case .exited = $0 { true } else { false } }
+    }
+}

@@ -1,0 +1,19 @@
+/// Answers 413 `body_too_large` and 400 `bad_request` for bodies the transport could not take whole,
+/// before any route sees the request.
+public struct BodyGuardMiddleware: GatewayMiddleware {
+    public let limit: Int
+
+    public init(limit: Int) { self.limit = limit }
+
+    public func handle(
+        _ request: GatewayRequest,
+        context: RequestContext,
+        next: (GatewayRequest, RequestContext) throws -> GatewayResponse
+    ) throws -> GatewayResponse {
+        switch request.body {
+        case .complete: return try next(request, context)
+        case .tooLarge: throw GatewayError.bodyTooLarge(limit: limit)
+        case .malformed(let why): throw GatewayError.badRequest(why)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Synchronization
+
+/// Reads typed settings from one scope of a config document, with environment overrides.
+///
+/// A key `apple.shared_secret` is overridden by `STOREGATE_APPLE_SHARED_SECRET`; list-valued keys take YAML
+/// flow syntax there (`[a, b]`) or a comma-separated list. Readers never throw on a bad value: they record a
+/// ``ConfigProblem`` with the full key path and return the default, so one load reports every problem at once.
+public struct ConfigReader: Sendable {
+    private let node: ConfigValue?
+    private let path: String
+    /// False inside sequences, whose elements have no environment variable of their own.
+    private let overridable: Bool
+    private let environment: [String: String]
+    private let log: ConfigLog
+    /// The folder relative paths are resolved against: the config file's folder.
+    public let baseDirectory: String
+
+    /// A reader for the whole `document`.
+    public init(document: ConfigValue, baseDirectory: String, environment: [String: String]) {
+        self.init(
+            node: document,
+            path: "",
+            overridable: true,
+            environment: environment,
+            log: ConfigLog(),
+            baseDirectory: baseDirectory
+        )
+    }
+
+    private init(
+        node: ConfigValue?,
+        path: String,
+        overridable: Bool,
+        environment: [String: String],
+        log: ConfigLog,
+        baseDirectory: String
+    ) {
+        self.node = node
+        self.path = path
+        self.overridable = overridable
+        self.environment = environment
+        self.log = log
+        self.baseDirectory = baseDirectory
+    }
+
+    /// The full key path of `key` in this scope, as problems name it.
+    public func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// The environment variable that overrides `key`, or nil inside sequences.
+    public func environmentVariable(for key: String) -> String? {
+        guard overridable else { return nil }
+        return "STOREGATE_" + keyPath(key).uppercased().replacingOccurrences(of: ".", with: "_")
+    }
+
+    /// A reader for the mapping at `key`.
+    public func scoped(_ key: String) -> ConfigReader {
+        let child = node?[key]
+        if let child, child != .null {
+            guard case .mapping = child else {
+                report(key, "must be a mapping of keys to values")
+                return derived(node: nil, path: keyPath(key), overridable: overridable)
+            }
+        }
+        return derived(node: child, path: keyPath(key), overridable: overridable)
+    }
+
+    /// Records a problem at `key` of this scope (or at the scope itself when `key` is nil).
+    public func report(_ key: String?, _ message: String) {
+        log.add(ConfigProblem(keyPath: key.map(keyPath) ?? path, message: message))
+    }
+
+    /// Every problem recorded so far by this reader and all readers derived from the same document.
+    public var problems: [ConfigProblem] { log.problems }
+
+    /// Key paths present in the document that nothing has read: usually typos or settings of disabled routes.
+    public var unusedKeys: [String] { log.unusedKeys(in: node ?? .null, root: path) }
+
+    /// The raw value at `key`, environment first. Marks the key as used.
+    public func value(_ key: String) -> ConfigValue? {
+        let fullPath = keyPath(key)
+        log.markUsed(fullPath)
+        if let variable = environmentVariable(for: key), let text = environment[variable] {
+            return .scalar(text)
+        }
+        guard let value = node?[key], value != .null else { return nil }
+        return value
+    }
+
+    /// The elements of the sequence at `key`, each as a reader scoped to `key[i]`.
+    public func sequence(_ key: String) -> [ConfigReader] {
+        guard let value = value(key) else { return [] }
+        let elements: [ConfigValue]
+        switch value {
+        case .sequence(let items):
+            elements = items
+        case .scalar(let text) where environmentVariable(for: key).map { environment[$0] != nil } ?? false:
+            // An environment override arrives as text: read it as YAML.
+            guard let parsed = try? ConfigValue.parse(yaml: text, source: keyPath(key)),
+                case .sequence(let items) = parsed
+            else {
+                report(key, "the environment override must be a YAML list")
+                return []
+            }
+            elements = items
+        default:
+            report(key, "must be a list")
+            return []
+        }
+        return elements.enumerated().map { index, element in
+            derived(node: element, path: "\(keyPath(key))[\(index)]", overridable: false)
+        }
+    }
+
+    private func derived(node: ConfigValue?, path: String, overridable: Bool) -> ConfigReader {
+        ConfigReader(
+            node: node,
+            path: path,
+            overridable: overridable,
+            environment: environment,
+            log: log,
+            baseDirectory: baseDirectory
+        )
+    }
+}

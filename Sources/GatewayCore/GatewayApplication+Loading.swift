@@ -1,0 +1,111 @@
+import Foundation
+
+extension GatewayApplication {
+    /// Loads `configFile` and builds every configured route with the modules of `registry`.
+    ///
+    /// Throws ``ConfigProblems`` listing every problem found, each under its key path, so `check-config`
+    /// and a refused reload can name them all at once.
+    public static func load(
+        configFile: String,
+        registry: HandlerRegistry,
+        environment: [String: String],
+        runtime: GatewayRuntime
+    ) throws(ConfigProblems) -> GatewayApplication {
+        let reader = try documentReader(configFile: configFile, environment: environment)
+        let server = ServerSettings(reader.scoped("server"))
+        var thrown: [ConfigProblem] = []
+        let store = SharedStore()
+        var routes: [Router.Route] = []
+        for declared in declaredRoutes(reader) {
+            guard let module = registry.module(named: declared.handler) else {
+                let known = registry.names.joined(separator: ", ")
+                declared.reader.report("handler", "unknown handler \"\(declared.handler)\"; this build has: \(known)")
+                continue
+            }
+            let settings = HandlerSettings(
+                config: reader,
+                stats: runtime.stats,
+                logger: runtime.logger,
+                routePath: declared.path,
+                store: store
+            )
+            do {
+                let responder = try module.makeResponder(settings: settings)
+                routes.append(
+                    Router.Route(
+                        path: declared.path,
+                        handlerName: module.name,
+                        methods: module.methods,
+                        servesSubpaths: module.servesSubpaths,
+                        responder: responder
+                    )
+                )
+            } catch let problems as ConfigProblems {
+                thrown += problems.problems
+            } catch {
+                thrown.append(ConfigProblem(keyPath: declared.reader.keyPath("handler"), message: "\(error)"))
+            }
+        }
+        var seen = Set<ConfigProblem>()
+        let problems = (reader.problems + thrown).filter { seen.insert($0).inserted }
+        guard problems.isEmpty else { throw ConfigProblems(problems) }
+        return GatewayApplication(
+            server: server,
+            router: Router(routes: routes),
+            unusedKeys: reader.unusedKeys,
+            runtime: runtime
+        )
+    }
+
+    private static func documentReader(configFile: String, environment: [String: String]) throws(ConfigProblems)
+        -> ConfigReader
+    {
+        let text: String
+        do {
+            text = try String(contentsOfFile: configFile, encoding: .utf8)
+        } catch {
+            throw ConfigProblems([ConfigProblem(keyPath: configFile, message: "cannot read the config file")])
+        }
+        let document: ConfigValue
+        do {
+            document = try ConfigValue.parse(yaml: text, source: configFile)
+        } catch let problems as ConfigProblems {
+            throw problems
+        } catch {
+            throw ConfigProblems([ConfigProblem(keyPath: configFile, message: "\(error)")])
+        }
+        guard case .mapping = document else {
+            throw ConfigProblems([ConfigProblem(keyPath: configFile, message: "must be a YAML mapping of sections")])
+        }
+        let folder = URL(fileURLWithPath: configFile).standardizedFileURL.deletingLastPathComponent().path
+        return ConfigReader(document: document, baseDirectory: folder, environment: environment)
+    }
+
+    private struct DeclaredRoute {
+        let path: String
+        let handler: String
+        let reader: ConfigReader
+    }
+
+    /// The `routes` list, with each entry's own problems (bad or repeated paths) recorded.
+    private static func declaredRoutes(_ reader: ConfigReader) -> [DeclaredRoute] {
+        let entries = reader.sequence("routes")
+        if entries.isEmpty { reader.report("routes", "no routes are configured, so every request would be 404") }
+        var seen = Set<String>()
+        return entries.compactMap { entry in
+            let path = entry.requiredString("path")
+            let handler = entry.requiredString("handler")
+            guard let path, let handler else { return nil }
+            guard path.hasPrefix("/"), !path.contains("?"), !path.contains("%"), !path.contains("//") else {
+                entry.report("path", "\"\(path)\" must be an absolute path such as /v1/catalog, without query or escapes")
+                return nil
+            }
+            let normalized = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+            guard seen.insert(normalized).inserted else {
+                entry.report("path", "\"\(path)\" is already routed")
+                return nil
+            }
+            return DeclaredRoute(path: normalized, handler: handler, reader: entry)
+        }
+    }
+}

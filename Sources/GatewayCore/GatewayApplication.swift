@@ -1,0 +1,66 @@
+import Logging
+
+/// One loaded configuration: settings, mounted routes and the middleware chain. Immutable; a reload builds a
+/// new one and in-flight requests finish on the one they started with.
+public struct GatewayApplication: Sendable {
+    public let server: ServerSettings
+    public let router: Router
+    /// Keys the config file sets that nothing read: typos, or sections of routes that are not enabled.
+    public let unusedKeys: [String]
+    private let chain: MiddlewareChain
+    private let runtime: GatewayRuntime
+
+    init(server: ServerSettings, router: Router, unusedKeys: [String], runtime: GatewayRuntime) {
+        self.server = server
+        self.router = router
+        self.unusedKeys = unusedKeys
+        self.runtime = runtime
+        // The order every request passes through, outermost first: the request id goes on every answer,
+        // errors become JSON, oversized bodies are refused before any route runs.
+        self.chain = MiddlewareChain([
+            RequestIdMiddleware(),
+            ErrorRenderingMiddleware(),
+            BodyGuardMiddleware(limit: server.maxBodyBytes),
+        ])
+    }
+
+    /// The context for a request that has just arrived.
+    public func makeContext(for request: GatewayRequest, receivedAt: ContinuousClock.Instant = .now)
+        -> RequestContext
+    {
+        let sent = request.header("X-Request-Id")
+        let id = sent.flatMap { RequestIdGenerator.isAcceptable($0) ? $0 : nil } ?? runtime.requestIds.next()
+        return RequestContext(
+            requestId: id,
+            deadline: receivedAt.advanced(by: server.requestTimeout),
+            logger: runtime.logger
+        )
+    }
+
+    /// Routes and answers a request. Never throws: every failure is an error answer.
+    public func respond(to request: GatewayRequest, context: RequestContext) -> GatewayResponse {
+        run(request, context, endpoint: router.respond)
+    }
+
+    /// The answer the chain gives when the request fails with `error` before any route answers it,
+    /// such as a 504 `timeout` sent by the front.
+    public func respond(to request: GatewayRequest, context: RequestContext, failingWith error: GatewayError)
+        -> GatewayResponse
+    {
+        run(request, context) { _, _ in throw error }
+    }
+
+    private func run(
+        _ request: GatewayRequest,
+        _ context: RequestContext,
+        endpoint: (GatewayRequest, RequestContext) throws -> GatewayResponse
+    ) -> GatewayResponse {
+        do {
+            return try chain.run(request, context: context, endpoint: endpoint)
+        } catch {
+            // Only a middleware outside the error renderer can get here.
+            context.logger.error("error escaped the middleware chain", metadata: ["error": "\(error)"])
+            return ErrorRenderingMiddleware.response(for: .internalError)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// One HTTP request as the gateway sees it, independent of the transport (FastCGI or CGI) that carried it.
+///
+/// Headers are kept under their CGI names (`HTTP_IF_NONE_MATCH`), as web servers pass them; use
+/// ``header(_:)`` with the ordinary header name.
+public struct GatewayRequest: Sendable {
+    /// What became of the request body while the transport read it.
+    public enum Body: Sendable, Equatable {
+        /// The whole body, exactly `CONTENT_LENGTH` bytes (empty when there was none).
+        case complete([UInt8])
+        /// The declared length exceeded `server.max_body_bytes`; the bytes were discarded unread into memory.
+        case tooLarge(declaredLength: Int)
+        /// The stream ended before `CONTENT_LENGTH` bytes arrived, or `CONTENT_LENGTH` was not a number.
+        case malformed(String)
+    }
+
+    public var method: HTTPMethod
+    /// The path used for routing: `PATH_INFO` when non-empty, else the path part of `REQUEST_URI`. Not decoded.
+    public var path: String
+    /// The query string without the leading `?`, possibly empty.
+    public var query: String
+    /// `(CGI name, value)` pairs for every `HTTP_*` parameter.
+    public var headers: [(name: String, value: String)]
+    public var body: Body
+    /// The client's address as the web server saw it (`REMOTE_ADDR`), if given.
+    public var remoteAddress: String?
+
+    public init(
+        method: HTTPMethod,
+        path: String,
+        query: String = "",
+        headers: [(name: String, value: String)] = [],
+        body: Body = .complete([]),
+        remoteAddress: String? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The value of a request header, looked up by its HTTP name (`If-None-Match`), case-insensitively.
+    public func header(_ name: String) -> String? {
+        let cgiName = Self.cgiName(forHeader: name)
+        return headers.first { $0.name == cgiName }?.value
+    }
+
+    /// `If-None-Match` → `HTTP_IF_NONE_MATCH`.
+    public static func cgiName(forHeader name: String) -> String {
+        "HTTP_" + String(name.uppercased().map { $0 == "-" ? "_" : $0 })
+    }
+}

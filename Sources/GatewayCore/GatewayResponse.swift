@@ -1,0 +1,26 @@
+/// What a handler answers. The transport decides how the bytes move; handlers never touch the socket.
+public struct GatewayResponse: Sendable {
+    public var status: Int
+    /// Response headers in the order they are sent. `Content-Length` is added by the transport.
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response; `body` must already be encoded JSON.
+    public static func json(status: Int = 200, _ body: [UInt8], headers: [(name: String, value: String)] = [])
+        -> GatewayResponse
+    {
+        GatewayResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
+    }
+
+    /// The value of the first header with this name, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        return headers.first { $0.name.lowercased() == lowered }?.value
+    }
+}

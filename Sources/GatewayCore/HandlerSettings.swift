@@ -1,0 +1,40 @@
+import Logging
+import Synchronization
+
+/// What a handler module is built from: the whole config (read your own scope), the process-wide counters,
+/// a logger, and a per-load store for work several handlers share (the catalog is loaded once, not per route).
+public struct HandlerSettings: Sendable {
+    /// A reader for the whole config document; handlers read their own scopes of it.
+    public let config: ConfigReader
+    public let stats: GatewayStats
+    public let logger: Logger
+    /// The path this handler is mounted at.
+    public let routePath: String
+    private let store: SharedStore
+
+    init(config: ConfigReader, stats: GatewayStats, logger: Logger, routePath: String, store: SharedStore) {
+        self.config = config
+        self.stats = stats
+        self.logger = logger
+        self.routePath = routePath
+        self.store = store
+    }
+
+    /// The value stored under `key` in this load, built by `make` the first time any handler asks.
+    /// A failure is stored too, so a problem shared by several routes is reported once.
+    public func shared<Value: Sendable>(_ key: String, make: () throws -> Value) throws -> Value {
+        try store.value(for: key, make: make)
+    }
+}
+
+/// Values built once per load and shared by the handlers of that load.
+final class SharedStore: Sendable {
+    private let values = Mutex<[String: Result<any Sendable, any Error>]>([:])
+
+    func value<Value: Sendable>(for key: String, make: () throws -> Value) throws -> Value {
+        if let stored = values.withLock({ $0[key] }) { return try stored.get() as! Value }
+        let result = Result<any Sendable, any Error> { try make() }
+        values.withLock { $0[key] = result }
+        return try result.get() as! Value
+    }
+}

@@ -1,0 +1,41 @@
+/// Maps a request path and method to the route mounted there. Built once per (re)load, then read-only.
+public struct Router: Sendable {
+    /// One mounted route.
+    public struct Route: Sendable {
+        public let path: String
+        public let handlerName: String
+        public let methods: [HTTPMethod]
+        public let servesSubpaths: Bool
+        public let responder: any RouteResponder
+    }
+
+    /// Every mounted route, in config order.
+    public let routes: [Route]
+    private let exact: [String: Route]
+    /// Subpath routes, longest path first, so the most specific mount wins.
+    private let prefixed: [(prefix: String, route: Route)]
+
+    public init(routes: [Route]) {
+        self.routes = routes
+        exact = Dictionary(routes.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        prefixed = routes.filter(\.servesSubpaths)
+            .map { (prefix: $0.path.hasSuffix("/") ? $0.path : $0.path + "/", route: $0) }
+            .sorted { $0.prefix.count > $1.prefix.count }
+    }
+
+    /// The route that serves `path`, if any.
+    public func route(for path: String) -> Route? {
+        if let route = exact[path] { return route }
+        return prefixed.first { path.hasPrefix($0.prefix) }?.route
+    }
+
+    /// Routes the request: 404 `not_found` for unmounted paths, 405 `method_not_allowed` with `Allow`
+    /// for methods the route does not take.
+    public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+        guard let route = route(for: request.path) else { throw GatewayError.notFound }
+        guard route.methods.contains(request.method) else {
+            throw GatewayError.methodNotAllowed(allowed: route.methods)
+        }
+        return try route.responder.respond(to: request, context: context)
+    }
+}

@@ -1,0 +1,4 @@
+/// The version `storegate --version` and the status route report.
+public enum StoreGateVersion {
+    public static let current = "0.1.0"
+}

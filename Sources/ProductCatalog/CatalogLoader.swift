@@ -1,0 +1,69 @@
+import Foundation
+import GatewayCore
+
+/// Reads a catalog file, checks every product, and measures every content file (size and SHA-256).
+public enum CatalogLoader {
+    /// Loads `file`, with product files under `contentRoot`. Throws ``ConfigProblems`` naming every problem
+    /// as `FILE: products[i].key: why`.
+    public static func load(file: String, contentRoot: String) throws(ConfigProblems) -> Catalog {
+        let document: ConfigValue
+        do {
+            document = try ConfigValue.parse(yaml: String(contentsOfFile: file, encoding: .utf8), source: file)
+        } catch let problems as ConfigProblems {
+            throw problems
+        } catch {
+            throw ConfigProblems([ConfigProblem(keyPath: file, message: "cannot read the catalog file")])
+        }
+        let root = ContentRoot(path: contentRoot)
+        let reader = ConfigReader(document: document, baseDirectory: root.path, environment: [:])
+        if root.resolved == nil {
+            reader.report(nil, "content root \(contentRoot) is not a readable folder")
+        }
+        var ids = Set<String>()
+        let products = reader.sequence("products").compactMap { entry -> Product? in
+            guard let product = product(from: entry, root: root) else { return nil }
+            guard ids.insert(product.id).inserted else {
+                entry.report("id", "\"\(product.id)\" is listed twice")
+                return nil
+            }
+            return product
+        }
+        if products.isEmpty, reader.problems.isEmpty { reader.report("products", "the catalog lists no products") }
+        for key in reader.unusedKeys { reader.report(key, "unknown key") }
+        let problems = reader.problems.map { ConfigProblem(keyPath: "\(file): \($0.keyPath)", message: $0.message) }
+        guard problems.isEmpty else { throw ConfigProblems(problems) }
+        return Catalog(products: products, contentRoot: root.resolved ?? root.path)
+    }
+
+    private static func product(from entry: ConfigReader, root: ContentRoot) -> Product? {
+        let id = entry.requiredString("id")
+        if let id, !ProductId.isValid(id) {
+            entry.report("id", "\"\(id)\" may hold only letters, digits, '.', '_' and '-' (at most 255)")
+        }
+        let typeText = entry.requiredString("type")
+        let kind = typeText.flatMap(Product.Kind.init(rawValue:))
+        if let typeText, kind == nil {
+            let kinds = Product.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            entry.report("type", "\"\(typeText)\" is not one of \(kinds)")
+        }
+        let title = entry.string("title", default: "")
+        let description = entry.string("description", default: "")
+        let contentType = entry.string("content_type", default: "application/octet-stream")
+        var content: Product.Content?
+        if let relative = entry.string("content") {
+            switch root.measure(relative) {
+            case .success(let measured):
+                content = Product.Content(
+                    relativePath: relative,
+                    size: measured.size,
+                    sha256: measured.sha256,
+                    contentType: contentType
+                )
+            case .failure(let problem):
+                entry.report("content", problem.message)
+            }
+        }
+        guard let id, ProductId.isValid(id), let kind else { return nil }
+        return Product(id: id, kind: kind, title: title, description: description, content: content)
+    }
+}

@@ -1,0 +1,76 @@
+import FastCGIFront
+import Foundation
+import GatewayCore
+
+extension StoreGateCLI {
+    /// Signals the serving process owns; blocked in every thread and taken by `sigwait` on the main one,
+    /// so none ever interrupts a worker in the middle of a request.
+    private static let ownedSignals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]
+
+    func serve(configFile: String) -> Int32 {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in Self.ownedSignals { sigaddset(&signals, signal) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+        let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger)
+        let server: FastCGIServer
+        do {
+            let application = try load(configFile, runtime: runtime)
+            warnUnused(application)
+            let settings = application.server
+            let socket = try ListeningSocket.open(
+                settings.listen,
+                mode: settings.socketMode,
+                group: settings.socketGroup,
+                backlog: settings.backlog
+            )
+            server = FastCGIServer(socket: socket, application: application, runtime: runtime)
+            try server.start()
+        } catch let problems as ConfigProblems {
+            for problem in problems.problems { logger.critical("config problem: \(problem)") }
+            return 1
+        } catch {
+            logger.critical("cannot start: \(error)")
+            return 1
+        }
+
+        while true {
+            var received: Int32 = 0
+            guard sigwait(&signals, &received) == 0 else { continue }
+            switch received {
+            case SIGHUP:
+                reload(server, configFile: configFile, runtime: runtime)
+            case SIGTERM, SIGINT:
+                logger.info("stopping: finishing requests in flight", metadata: ["signal": "\(received)"])
+                let grace = server.application.server.shutdownGrace
+                if server.stop(grace: grace) {
+                    logger.info("stopped")
+                } else {
+                    logger.warning("stopped with requests still running after server.shutdown_grace_s")
+                }
+                return 0
+            default:
+                continue
+            }
+        }
+    }
+
+    private func reload(_ server: FastCGIServer, configFile: String, runtime: GatewayRuntime) {
+        do {
+            let application = try load(configFile, runtime: runtime)
+            server.reload(application)
+            warnUnused(application)
+            logger.info("reloaded", metadata: ["config": "\(configFile)"])
+        } catch {
+            for problem in error.problems { logger.error("reload refused: \(problem)") }
+            logger.error("reload refused; still serving the previous config")
+        }
+    }
+
+    private func warnUnused(_ application: GatewayApplication) {
+        for key in application.unusedKeys {
+            logger.warning("config key not used by this build or its enabled routes", metadata: ["key": "\(key)"])
+        }
+    }
+}

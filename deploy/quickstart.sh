@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Runs StoreGate behind nginx on 127.0.0.1:8080 with the example config in deploy/.
+#   deploy/quickstart.sh        install what is missing (Debian), build, start nginx + storegate
+#   deploy/quickstart.sh stop   stop both
+# Everything it writes stays in .run/ at the top of the checkout; the system nginx is left alone.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+run="$top/.run"
+port="${STOREGATE_QUICKSTART_PORT:-8080}"
+
+stop() {
+    local name pid
+    for name in nginx storegate; do
+        [ -f "$run/$name.pid" ] || continue
+        pid=$(cat "$run/$name.pid")
+        if kill -TERM "$pid" 2>/dev/null; then
+            for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        fi
+        rm -f "$run/$name.pid"
+    done
+}
+
+if [ "${1:-}" = stop ]; then stop; echo "stopped"; exit 0; fi
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+missing=()
+pkg-config --exists fcgi 2>/dev/null || missing+=(libfcgi-dev)
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
+command -v curl >/dev/null || missing+=(curl)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+echo "building storegate (release)..."
+(cd "$top" && swift build -c release --product storegate 2>&1 | tail -n 1)
+bin="$(cd "$top" && swift build -c release --show-bin-path)/storegate"
+
+stop
+mkdir -p "$run/nginx/tmp"
+chmod 755 "$run" "$run/nginx"
+user_line="" group=""
+if [ "$(id -u)" -eq 0 ]; then user_line="user www-data www-data;" group="www-data"; fi
+cp /etc/nginx/fastcgi_params "$run/nginx/fastcgi_params"
+sed -e "s|unix:/run/storegate/storegate.sock|unix:$run/storegate.sock|" \
+    -e "s|/var/lib/storegate/content/|$here/content/|" \
+    -e "s|listen 80;|listen 127.0.0.1:$port;|" \
+    "$here/nginx/storegate.conf" >"$run/nginx/site.conf"
+sed -e "s|@PREFIX@|$run/nginx|g" -e "s|@USER@|$user_line|" -e "s|@SITE@|$run/nginx/site.conf|" \
+    "$here/nginx/standalone.conf.in" >"$run/nginx/nginx.conf"
+
+"$bin" check-config --config "$here/storegate.yaml" >/dev/null || "$bin" check-config --config "$here/storegate.yaml"
+STOREGATE_SERVER_LISTEN="$run/storegate.sock" STOREGATE_SERVER_SOCKET_GROUP="$group" \
+    nohup "$bin" serve --config "$here/storegate.yaml" >"$run/storegate.log" 2>&1 &
+echo $! >"$run/storegate.pid"
+for _ in $(seq 100); do [ -S "$run/storegate.sock" ] && break; sleep 0.1; done
+[ -S "$run/storegate.sock" ] || { echo "storegate did not start:"; cat "$run/storegate.log"; exit 1; }
+/usr/sbin/nginx -p "$run/nginx" -c "$run/nginx/nginx.conf"
+cp "$run/nginx/nginx.pid" "$run/nginx.pid"
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/v1/catalog" >/dev/null && break; sleep 0.1; done
+
+cat <<MSG
+StoreGate is running behind nginx on http://127.0.0.1:$port (logs: .run/storegate.log, .run/nginx/error.log)
+Try:
+  curl -s http://127.0.0.1:$port/v1/catalog
+  curl -si http://127.0.0.1:$port/v1/catalog -H 'If-None-Match: "$(curl -s http://127.0.0.1:$port/v1/catalog | sed 's/.*"version":"\([0-9a-f]*\)".*/\1/')"'
+  curl -s http://127.0.0.1:$port/v1/status
+Reload after editing deploy/*.yaml:  kill -HUP \$(cat .run/storegate.pid)
+Stop:                                deploy/quickstart.sh stop
+MSG
