@@ -63,7 +63,7 @@ let package = Package(
         // Test-only gateway: the real application plus handlers that exist to exercise the front.
         .target(
             name: "TestbedHandlers",
-            dependencies: ["GatewayCore", "AppStoreReceipts"],
+            dependencies: ["GatewayCore", "AppStoreReceipts", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/Support/TestbedHandlers",
             swiftSettings: strict
         ),
@@ -88,7 +88,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["storegate", "storegate-testbed"],
+            dependencies: ["storegate", "storegate-testbed", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
     ] + handlerModules.map { name in

@@ -1,1 +1,10 @@
-print("x")
+import Foundation
+import GatewayCore
+import StoreGateApp
+import TestbedHandlers
+
+// The real storegate command line with the compiled-in handlers plus test-only ones.
+exit(
+    StoreGateCLI(registry: HandlerRegistry.compiledIn.adding(TestbedRegistry.modules))
+        .run(Array(CommandLine.arguments.dropFirst()))
+)

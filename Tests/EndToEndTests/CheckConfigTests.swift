@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+extension EndToEnd {
+    @Suite struct CheckConfig {
+        private func checkConfig(_ config: String, in folder: URL) throws -> (status: Int32?, output: String) {
+            let file = folder.appendingPathComponent("check.yaml")
+            try config.write(to: file, atomically: true, encoding: .utf8)
+            let process = try ManagedProcess(
+                Binaries.storegate.path,
+                ["check-config", "--config", file.path],
+                logFile: folder.appendingPathComponent("check.log")
+            )
+            return (process.waitForExit(within: .seconds(20)), process.log)
+        }
+
+        @Test func soundConfigPasses() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = Deployment.config(GatewaySetup(), listenLine: "  listen: 127.0.0.1:9000\n")
+            let result = try checkConfig(config, in: folder)
+            #expect(result.status == 0, "\(result.output)")
+            #expect(result.output.contains("OK (2 routes"))
+        }
+
+        @Test func theShippedExampleConfigPasses() throws {
+            let process = try ManagedProcess(
+                Binaries.storegate.path,
+                ["check-config", "--config", Binaries.deploy.appendingPathComponent("storegate.yaml").path],
+                environment: ["STOREGATE_SERVER_SOCKET_GROUP": ""],
+                logFile: FileManager.default.temporaryDirectory.appendingPathComponent("check-example-\(UUID()).log")
+            )
+            #expect(process.waitForExit(within: .seconds(20)) == 0, "\(process.log)")
+        }
+
+        @Test func everyProblemIsReportedAtOnceWithItsKeyPath() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("content/issues/1.bin"))
+            let config = """
+                server:
+                  listen: "0.0.0.0"
+                  workers: lots
+                  socket_mode: "0999"
+                  max_body_byte: 10
+                routes:
+                  - { path: /v1/catalog, handler: catalog }
+                  - { path: /v1/shop, handler: shop }
+                  - { path: v1/status, handler: status }
+                catalog:
+                  file: catalog.yaml
+                content:
+                  root: content
+                """
+            let result = try checkConfig(config, in: folder)
+            #expect(result.status == 1)
+            let lines = result.output.split(separator: "\n").map(String.init)
+            for expected in [
+                "server.listen:", "server.workers:", "server.socket_mode:", "routes[1].handler: unknown handler \"shop\"",
+                "routes[2].path:", "catalog.yaml: products[0].content: file issues/1.bin not found",
+            ] {
+                #expect(lines.contains { $0.contains(expected) }, "missing \(expected) in:\n\(result.output)")
+            }
+        }
+
+        @Test func environmentOverridesTheFile() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("check.yaml")
+            try Deployment.config(GatewaySetup(), listenLine: "").write(to: file, atomically: true, encoding: .utf8)
+            let process = try ManagedProcess(
+                Binaries.storegate.path,
+                ["check-config", "--config", file.path],
+                environment: ["STOREGATE_SERVER_WORKERS": "none", "STOREGATE_CATALOG_FILE": "missing.yaml"],
+                logFile: folder.appendingPathComponent("check.log")
+            )
+            #expect(process.waitForExit(within: .seconds(20)) == 1)
+            #expect(process.log.contains("server.workers: must be a whole number, not \"none\""))
+            #expect(process.log.contains("missing.yaml: cannot read the catalog file"))
+        }
+    }
+}

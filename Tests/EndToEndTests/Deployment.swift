@@ -1,0 +1,158 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a test deploys: which gateway binary, which routes and settings, how nginx reaches it.
+struct GatewaySetup {
+    enum Listen {
+        case unixSocket
+        /// TCP on a free port of `host` (`127.0.0.1` or `::1`).
+        case tcp(host: String)
+        /// spawn-fcgi creates the socket and hands it to storegate on fd 0.
+        case spawnFcgi
+    }
+
+    var binary = Binaries.storegate
+    var routes = [("/v1/catalog", "catalog"), ("/v1/status", "status")]
+    /// Extra `server:` keys, as YAML values.
+    var server: [String: String] = [:]
+    var listen = Listen.unixSocket
+    /// Whether nginx keeps FastCGI connections open, as the deploy/ site does.
+    var keepAlive = true
+    var environment: [String: String] = [:]
+}
+
+/// A real storegate (or the test gateway) behind a real nginx rendered from deploy/nginx/storegate.conf,
+/// in a private folder, on free loopback ports.
+final class Deployment: @unchecked Sendable {
+    let folder: URL
+    let port: Int
+    let setup: GatewaySetup
+    let gateway: ManagedProcess
+    private(set) var nginx: ManagedProcess?
+    var configFile: URL { folder.appendingPathComponent("storegate.yaml") }
+    var socketPath: String { folder.appendingPathComponent("storegate.sock").path }
+
+    init(_ setup: GatewaySetup = GatewaySetup()) throws {
+        self.setup = setup
+        folder = try SampleContent.makeFolder()
+        port = try FreePort.next()
+        let upstream: String
+        var listenLine = "  listen: \(folder.appendingPathComponent("storegate.sock").path)\n"
+        switch setup.listen {
+        case .unixSocket:
+            upstream = "unix:\(folder.appendingPathComponent("storegate.sock").path)"
+        case .tcp(let host):
+            let gatewayPort = try FreePort.next()
+            upstream = host.contains(":") ? "[\(host)]:\(gatewayPort)" : "\(host):\(gatewayPort)"
+            listenLine = "  listen: \"\(upstream)\"\n"
+        case .spawnFcgi:
+            upstream = "unix:\(folder.appendingPathComponent("storegate.sock").path)"
+            listenLine = ""
+        }
+        let configFile = folder.appendingPathComponent("storegate.yaml")
+        try Self.config(setup, listenLine: listenLine).write(to: configFile, atomically: true, encoding: .utf8)
+        gateway = try Self.launchGateway(setup, folder: folder, config: configFile)
+        nginx = try Self.launchNginx(folder: folder, port: port, upstream: upstream, keepAlive: setup.keepAlive)
+        let up = ManagedProcess.poll(for: .seconds(15)) {
+            (try? HTTPClient.request(port: port, path: "/v1/", timeout: .seconds(2)))?.header("X-Request-Id") != nil
+        }
+        guard up else {
+            let logs = gateway.log + (nginx?.log ?? "")
+            stop()
+            throw HTTPClient.Failure(description: "the deployment did not come up:\n\(logs)")
+        }
+    }
+
+    /// One request through nginx.
+    func request(
+        _ path: String,
+        method: String = "GET",
+        headers: [(String, String)] = [],
+        body: [UInt8] = [],
+        timeout: Duration = .seconds(10)
+    ) throws -> HTTPResponse {
+        try HTTPClient.request(port: port, method: method, path: path, headers: headers, body: body, timeout: timeout)
+    }
+
+    func stop() {
+        gateway.stop()
+        nginx?.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    static func config(_ setup: GatewaySetup, listenLine: String) -> String {
+        var server = listenLine + "  workers: 16\n"
+        if Binaries.isRoot, case .unixSocket = setup.listen { server += "  socket_group: nogroup\n" }
+        for (key, value) in setup.server.sorted(by: { $0.key < $1.key }) { server += "  \(key): \(value)\n" }
+        let routes = setup.routes.map { "  - { path: \($0.0), handler: \($0.1) }" }.joined(separator: "\n")
+        return "server:\n\(server)routes:\n\(routes)\ncatalog:\n  file: catalog.yaml\ncontent:\n  root: content\n"
+    }
+
+    private static func launchGateway(_ setup: GatewaySetup, folder: URL, config: URL) throws -> ManagedProcess {
+        let log = folder.appendingPathComponent("storegate.log")
+        guard case .spawnFcgi = setup.listen else {
+            return try ManagedProcess(
+                setup.binary.path,
+                ["serve", "--config", config.path],
+                environment: setup.environment,
+                logFile: log
+            )
+        }
+        var arguments = ["-n", "-s", folder.appendingPathComponent("storegate.sock").path, "-M", "0660"]
+        if Binaries.isRoot { arguments += ["-G", "nogroup"] }
+        arguments += ["--", setup.binary.path, "serve", "--config", config.path]
+        return try ManagedProcess("/usr/bin/spawn-fcgi", arguments, environment: setup.environment, logFile: log)
+    }
+
+    private static func launchNginx(folder: URL, port: Int, upstream: String, keepAlive: Bool) throws
+        -> ManagedProcess
+    {
+        let prefix = folder.appendingPathComponent("nginx")
+        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/etc/nginx/fastcgi_params", toPath: prefix.appendingPathComponent("fastcgi_params").path)
+        var site = try String(contentsOf: Binaries.deploy.appendingPathComponent("nginx/storegate.conf"), encoding: .utf8)
+            .replacingOccurrences(of: "unix:/run/storegate/storegate.sock", with: upstream)
+            .replacingOccurrences(of: "/var/lib/storegate/content/", with: folder.appendingPathComponent("content").path + "/")
+            .replacingOccurrences(of: "listen 80;", with: "listen 127.0.0.1:\(port);")
+        if !keepAlive {
+            site = site.components(separatedBy: "\n")
+                .filter { !$0.contains("keepalive 16;") && !$0.contains("fastcgi_keep_conn on;") }
+                .joined(separator: "\n")
+        }
+        let siteFile = prefix.appendingPathComponent("site.conf")
+        try site.write(to: siteFile, atomically: true, encoding: .utf8)
+        let main = try String(contentsOf: Binaries.deploy.appendingPathComponent("nginx/standalone.conf.in"), encoding: .utf8)
+            .replacingOccurrences(of: "@PREFIX@", with: prefix.path)
+            .replacingOccurrences(of: "@USER@", with: Binaries.isRoot ? "user nobody nogroup;" : "")
+            .replacingOccurrences(of: "@SITE@", with: siteFile.path)
+        let mainFile = prefix.appendingPathComponent("nginx.conf")
+        try main.write(to: mainFile, atomically: true, encoding: .utf8)
+        return try ManagedProcess(
+            Binaries.nginx,
+            ["-p", prefix.path, "-c", mainFile.path, "-g", "daemon off;"],
+            logFile: prefix.appendingPathComponent("stderr.log")
+        )
+    }
+}
+
+/// Free loopback ports, found by binding port 0.
+enum FreePort {
+    static func next() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard ok else { throw HTTPClient.Failure(description: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,49 @@
+import Crypto
+import Foundation
+
+/// A private folder with a catalog and content files, readable by nginx's unprivileged workers.
+enum SampleContent {
+    static let issueId = "com.example.issue1"
+    static let issuePath = "issues/1.bin"
+
+    /// Deterministic bytes for the sample issue, so tests know its digest independently of the gateway.
+    static let issueBytes: [UInt8] = {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        return (0..<40_000).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+    }()
+
+    static var issueSHA256: String { sha256(issueBytes) }
+
+    static func sha256(_ bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static let catalog = """
+        products:
+          - id: \(issueId)
+            type: non-consumable
+            title: Issue 1
+            description: The first issue
+            content: \(issuePath)
+            content_type: application/octet-stream
+          - id: com.example.monthly
+            type: auto-renewable
+            title: Monthly
+            description: Every issue
+        """
+
+    static func makeFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-e2e-\(UUID().uuidString.prefix(8))")
+        let files = FileManager.default
+        try files.createDirectory(at: folder.appendingPathComponent("content/issues"), withIntermediateDirectories: true)
+        try Data(issueBytes).write(to: folder.appendingPathComponent("content/\(issuePath)"))
+        try catalog.write(to: folder.appendingPathComponent("catalog.yaml"), atomically: true, encoding: .utf8)
+        for path in [folder, folder.appendingPathComponent("content"), folder.appendingPathComponent("content/issues")] {
+            try files.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path.path)
+        }
+        return folder
+    }
+}
