@@ -84,9 +84,10 @@ final class Deployment: @unchecked Sendable {
     }
 
     static func config(_ setup: GatewaySetup, listenLine: String) -> String {
-        var server = listenLine + "  workers: 16\n"
-        if Binaries.isRoot, case .unixSocket = setup.listen { server += "  socket_group: nogroup\n" }
-        for (key, value) in setup.server.sorted(by: { $0.key < $1.key }) { server += "  \(key): \(value)\n" }
+        var settings = ["workers": "16"]
+        if Binaries.isRoot, case .unixSocket = setup.listen { settings["socket_group"] = "nogroup" }
+        settings.merge(setup.server) { _, chosen in chosen }
+        let server = listenLine + settings.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)\n" }.joined()
         let routes = setup.routes.map { "  - { path: \($0.0), handler: \($0.1) }" }.joined(separator: "\n")
         return "server:\n\(server)routes:\n\(routes)\ncatalog:\n  file: catalog.yaml\ncontent:\n  root: content\n"
     }

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+extension EndToEnd {
+    @Suite struct CGIMode {
+        /// Runs the gateway once as a CGI program and splits what it printed.
+        private func cgi(
+            _ binary: URL = Binaries.storegate,
+            config: URL,
+            method: String = "GET",
+            uri: String,
+            pathInfo: String? = nil,
+            body: [UInt8] = [],
+            headers: [String: String] = [:]
+        ) throws -> (head: [String], body: [UInt8], stderr: String) {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = []
+            var environment = [
+                "GATEWAY_INTERFACE": "CGI/1.1", "REQUEST_METHOD": method, "REQUEST_URI": uri,
+                "STOREGATE_CONFIG": config.path, "CONTENT_LENGTH": body.isEmpty ? "" : String(body.count),
+                "PATH": "/usr/bin:/bin",
+            ]
+            if let pathInfo { environment["PATH_INFO"] = pathInfo }
+            environment.merge(headers) { _, new in new }
+            process.environment = environment
+            let input = Pipe()
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            try input.fileHandleForWriting.write(contentsOf: body)
+            try input.fileHandleForWriting.close()
+            let printed = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+            let logged = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let split = try #require(printed.firstRange(of: Array("\r\n\r\n".utf8)))
+            let head = String(decoding: printed[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+            return (head, Array(printed[split.upperBound...]), logged)
+        }
+
+        @Test func answersLikeFastCGIByteForByte() throws {
+            let deployment = try Deployment()
+            defer { deployment.stop() }
+            for path in ["/v1/catalog", "/v1/absent"] {
+                let viaNginx = try deployment.request(path)
+                let viaCGI = try cgi(config: deployment.configFile, uri: path)
+                #expect(viaCGI.body == viaNginx.body, "\(path)")
+                #expect(viaCGI.head.first == "Status: \(viaNginx.status) \(viaNginx.status == 200 ? "OK" : "Not Found")")
+                #expect(viaCGI.head.contains("Content-Length: \(viaNginx.body.count)"))
+            }
+            let etag = try #require(try deployment.request("/v1/catalog").header("ETag"))
+            let cached = try cgi(config: deployment.configFile, uri: "/v1/catalog", headers: ["HTTP_IF_NONE_MATCH": etag])
+            #expect(cached.head.first == "Status: 304 Not Modified")
+            #expect(cached.body.isEmpty)
+        }
+
+        @Test func routesOnPathInfoUnderAScriptAlias() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = folder.appendingPathComponent("storegate.yaml")
+            try Deployment.config(GatewaySetup(), listenLine: "").write(to: config, atomically: true, encoding: .utf8)
+            let answer = try cgi(
+                config: config,
+                uri: "/cgi-bin/storegate/v1/catalog?x=1",
+                pathInfo: "/v1/catalog",
+                headers: ["HTTP_X_REQUEST_ID": "cgi-7"]
+            )
+            #expect(answer.head.first == "Status: 200 OK")
+            #expect(answer.head.contains("X-Request-Id: cgi-7"))
+        }
+
+        @Test func readsTheBodyFromStdinWithinTheLimit() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = folder.appendingPathComponent("storegate.yaml")
+            let setup = GatewaySetup(routes: [("/v1/echo", "echo")], server: ["max_body_bytes": "1000"])
+            try Deployment.config(setup, listenLine: "").write(to: config, atomically: true, encoding: .utf8)
+            let body = [UInt8](repeating: 7, count: 1000)
+            let echoed = try cgi(Binaries.testbed, config: config, method: "POST", uri: "/v1/echo", body: body)
+            #expect(echoed.head.first == "Status: 200 OK")
+            #expect(String(decoding: echoed.body, as: UTF8.self).contains("\"length\":1000"))
+            let refused = try cgi(Binaries.testbed, config: config, method: "POST", uri: "/v1/echo", body: body + [7])
+            #expect(refused.head.first == "Status: 413 Content Too Large")
+        }
+
+        @Test func aBrokenConfigAnswers500AndSaysWhyOnStderr() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = folder.appendingPathComponent("storegate.yaml")
+            try "routes:\n  - { path: /v1/catalog, handler: nothing }\n".write(to: config, atomically: true, encoding: .utf8)
+            let answer = try cgi(config: config, uri: "/v1/catalog")
+            #expect(answer.head.first == "Status: 500 Internal Server Error")
+            #expect(String(decoding: answer.body, as: UTF8.self).contains("\"internal_error\""))
+            #expect(answer.stderr.contains("routes[0].handler"))
+        }
+    }
+}

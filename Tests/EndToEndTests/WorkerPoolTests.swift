@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+extension EndToEnd {
+    @Suite struct WorkerPool {
+        private let routes = [("/v1/slow", "slow"), ("/v1/catalog", "catalog"), ("/v1/status", "status")]
+
+        @Test func slowHandlersDoNotBlockFastOnesBelowTheWorkerCount() throws {
+            let deployment = try Deployment(GatewaySetup(binary: Binaries.testbed, routes: routes))
+            defer { deployment.stop() }
+            let slowClients = Thread {
+                _ = concurrently(6) { _ in try? deployment.request("/v1/slow?ms=2000") }
+            }
+            slowClients.start()
+            #expect(ManagedProcess.poll(for: .seconds(5)) { Self.busyWorkers(deployment) >= 7 })
+            for _ in 0..<20 {
+                let started = ContinuousClock.now
+                #expect(try deployment.request("/v1/catalog").status == 200)
+                #expect(started.duration(to: .now) < .milliseconds(500))
+            }
+            #expect(ManagedProcess.poll(for: .seconds(10)) { slowClients.isFinished })
+        }
+
+        @Test func saturationIsLoggedAndRequestsQueueRatherThanFail() throws {
+            // Without kept connections, so each request holds a worker only while it runs.
+            let deployment = try Deployment(
+                GatewaySetup(binary: Binaries.testbed, routes: routes, server: ["workers": "3"], keepAlive: false)
+            )
+            defer { deployment.stop() }
+            let slowClients = Thread {
+                _ = concurrently(3) { _ in try? deployment.request("/v1/slow?ms=1500") }
+            }
+            slowClients.start()
+            #expect(ManagedProcess.poll(for: .seconds(5)) { deployment.gateway.log.contains("all workers are busy") })
+            let started = ContinuousClock.now
+            let queued = try deployment.request("/v1/catalog")
+            #expect(queued.status == 200)
+            #expect(started.duration(to: .now) > .milliseconds(500))  // waited for a worker
+            #expect(ManagedProcess.poll(for: .seconds(10)) { slowClients.isFinished })
+        }
+
+        @Test func aRequestPastItsTimeLimitGets504AndTheGatewayGoesOn() throws {
+            let deployment = try Deployment(
+                GatewaySetup(binary: Binaries.testbed, routes: routes, server: ["request_timeout_ms": "400"])
+            )
+            defer { deployment.stop() }
+            let started = ContinuousClock.now
+            let response = try deployment.request("/v1/slow?ms=2500", headers: [("X-Request-Id", "slow-1")])
+            let waited = started.duration(to: .now)
+            #expect(response.status == 504)
+            #expect(response.errorCode == "timeout")
+            #expect(response.header("X-Request-Id") == "slow-1")
+            #expect(waited >= .milliseconds(400) && waited < .milliseconds(1500))
+            #expect(try deployment.request("/v1/catalog").status == 200)
+            #expect(deployment.gateway.log.contains("passed its time limit"))
+            // The worker frees itself once the handler returns; the pool is whole again.
+            #expect(ManagedProcess.poll(for: .seconds(5)) { Self.busyWorkers(deployment) == 1 })
+        }
+
+        static func busyWorkers(_ deployment: Deployment) -> Int {
+            let status = try? deployment.request("/v1/status")
+            return (status?.json["workers"] as? [String: Any])?["busy"] as? Int ?? -1
+        }
+    }
+}
