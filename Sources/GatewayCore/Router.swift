@@ -7,6 +7,20 @@ public struct Router: Sendable {
         public let methods: [HTTPMethod]
         public let servesSubpaths: Bool
         public let responder: any RouteResponder
+
+        public init(
+            path: String,
+            handlerName: String,
+            methods: [HTTPMethod],
+            servesSubpaths: Bool,
+            responder: any RouteResponder
+        ) {
+            self.path = path
+            self.handlerName = handlerName
+            self.methods = methods
+            self.servesSubpaths = servesSubpaths
+            self.responder = responder
+        }
     }
 
     /// Every mounted route, in config order.

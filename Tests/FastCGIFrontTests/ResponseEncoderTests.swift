@@ -1,0 +1,28 @@
+import GatewayCore
+import Testing
+
+@testable import FastCGIFront
+
+@Suite struct ResponseEncoderTests {
+    private func head(_ response: GatewayResponse) -> String {
+        String(decoding: ResponseEncoder.head(for: response), as: UTF8.self)
+    }
+
+    @Test func writesStatusHeadersAndLength() {
+        let response = GatewayResponse.json(Array("{}".utf8), headers: [("ETag", "\"v\"")])
+        #expect(head(response) == "Status: 200 OK\r\nContent-Type: application/json\r\nETag: \"v\"\r\nContent-Length: 2\r\n\r\n")
+    }
+
+    @Test func headersThatCouldSplitTheResponseAreDropped() {
+        let response = GatewayResponse(status: 200, headers: [("X-A", "ok"), ("X-B", "bad\r\nSet-Cookie: x=1"), ("X\nC", "v")])
+        #expect(head(response) == "Status: 200 OK\r\nX-A: ok\r\nContent-Length: 0\r\n\r\n")
+    }
+
+    @Test func notModifiedHasNoLengthAndNoBody() {
+        let response = GatewayResponse(status: 304, headers: [("ETag", "\"v\"")])
+        #expect(head(response) == "Status: 304 Not Modified\r\nETag: \"v\"\r\n\r\n")
+        #expect(!ResponseEncoder.sendsBody(response, method: .get))
+        #expect(!ResponseEncoder.sendsBody(GatewayResponse(status: 200, body: [1]), method: .head))
+        #expect(ResponseEncoder.sendsBody(GatewayResponse(status: 200, body: [1]), method: .get))
+    }
+}

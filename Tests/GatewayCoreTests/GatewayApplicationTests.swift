@@ -1,0 +1,94 @@
+import Foundation
+import GatewayCore
+import Logging
+import Testing
+
+/// A handler that needs a `greeting.text` key and answers with it.
+struct GreetingHandler: GatewayHandler {
+    static let name = "greeting"
+    let text: String
+
+    init(settings: HandlerSettings) throws {
+        guard let text = settings.config.scoped("greeting").requiredString("text") else { throw ConfigProblems([]) }
+        self.text = text
+    }
+
+    func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+        if request.query == "fail" { throw CancellationError() }
+        return .json(Array("\"\(text)\"".utf8))
+    }
+}
+
+@Suite struct GatewayApplicationTests {
+    private let runtime = GatewayRuntime(stats: GatewayStats(), logger: Logger(label: "test"))
+
+    private func load(_ yaml: String) throws(ConfigProblems) -> GatewayApplication {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID()).yaml")
+        try? yaml.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try GatewayApplication.load(
+            configFile: file.path,
+            registry: HandlerRegistry([GreetingHandler.self]),
+            environment: [:],
+            runtime: runtime
+        )
+    }
+
+    @Test func loadsRoutesAndAnswersThroughTheChain() throws {
+        let application = try load("routes:\n  - { path: /hello/, handler: greeting }\ngreeting:\n  text: hi\n")
+        #expect(application.router.routes.map(\.path) == ["/hello"])
+        let request = GatewayRequest(method: .get, path: "/hello", headers: [("HTTP_X_REQUEST_ID", "abc")])
+        let response = application.respond(to: request, context: application.makeContext(for: request))
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == "\"hi\"")
+        #expect(response.header("X-Request-Id") == "abc")
+    }
+
+    @Test func reportsEveryProblemOfTheLoad() {
+        do {
+            _ = try load(
+                "server:\n  workers: 0\nroutes:\n  - { path: /a, handler: greeting }\n  - { path: /a, handler: greeting }\n"
+                    + "  - { path: /b, handler: missing }\n  - { handler: greeting }\n"
+            )
+            Issue.record("the load must fail")
+        } catch {
+            let paths = error.problems.map(\.keyPath)
+            #expect(paths.contains("server.workers"))
+            #expect(paths.contains("greeting.text"))
+            #expect(paths.contains("routes[1].path"))
+            #expect(paths.contains("routes[2].handler"))
+            #expect(paths.contains("routes[3].path"))
+            #expect(Set(paths).count == paths.count, "each problem once: \(paths)")
+        }
+    }
+
+    @Test func aConfigWithoutRoutesIsRefused() {
+        #expect(throws: ConfigProblems.self) { try load("server:\n  workers: 2\n") }
+    }
+
+    @Test func errorsBecomeJSONAndUnexpectedOnes500() throws {
+        let application = try load("routes:\n  - { path: /hello, handler: greeting }\ngreeting: { text: hi }\n")
+        func answer(_ request: GatewayRequest) -> GatewayResponse {
+            application.respond(to: request, context: application.makeContext(for: request))
+        }
+        let missing = answer(GatewayRequest(method: .get, path: "/nope"))
+        #expect(missing.status == 404)
+        #expect(String(decoding: missing.body, as: UTF8.self) == #"{"error":{"code":"not_found","message":"No such route."}}"#)
+        #expect(missing.header("X-Request-Id") != nil)
+        #expect(answer(GatewayRequest(method: .get, path: "/hello", query: "fail")).status == 500)
+        #expect(answer(GatewayRequest(method: .get, path: "/hello", body: .tooLarge(declaredLength: 9))).status == 413)
+        #expect(answer(GatewayRequest(method: .get, path: "/hello", body: .malformed("short"))).status == 400)
+    }
+
+    @Test func theFrontCanAnswerATimeoutThroughTheSameChain() throws {
+        let application = try load("routes:\n  - { path: /hello, handler: greeting }\ngreeting: { text: hi }\n")
+        let request = GatewayRequest(method: .get, path: "/hello", headers: [("HTTP_X_REQUEST_ID", "late")])
+        let response = application.respond(
+            to: request,
+            context: application.makeContext(for: request),
+            failingWith: .timeout
+        )
+        #expect(response.status == 504)
+        #expect(response.header("X-Request-Id") == "late")
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import GatewayCore
+import ProductCatalog
+import Testing
+
+@Suite struct CatalogLoaderTests {
+    /// A folder with `content/a/one.bin` (5 bytes) and a file outside the content root.
+    private func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url.appendingPathComponent("content/a"), withIntermediateDirectories: true)
+        try Data("hello".utf8).write(to: url.appendingPathComponent("content/a/one.bin"))
+        try Data("secret".utf8).write(to: url.appendingPathComponent("outside.txt"))
+        return url
+    }
+
+    private func load(_ yaml: String, in folder: URL) throws(ConfigProblems) -> Catalog {
+        let file = folder.appendingPathComponent("catalog.yaml")
+        try? yaml.write(to: file, atomically: true, encoding: .utf8)
+        return try CatalogLoader.load(file: file.path, contentRoot: folder.appendingPathComponent("content").path)
+    }
+
+    @Test func measuresContentAndKeepsProductsInOrder() throws {
+        let folder = try folder()
+        let catalog = try load(
+            "products:\n  - { id: b.one, type: non-consumable, title: One, content: a/one.bin, content_type: text/plain }\n"
+                + "  - { id: a.sub, type: auto-renewable }\n",
+            in: folder
+        )
+        #expect(catalog.products.map(\.id) == ["b.one", "a.sub"])
+        let content = try #require(catalog.product(id: "b.one")?.content)
+        #expect(content.size == 5)
+        // sha256("hello"), computed independently.
+        #expect(content.sha256 == "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")
+        #expect(content.contentType == "text/plain")
+        #expect(catalog.product(id: "a.sub")?.content == nil)
+        #expect(catalog.product(id: "a/one.bin") == nil)
+    }
+
+    @Test func theVersionFollowsTheContent() throws {
+        let folder = try folder()
+        let yaml = "products:\n  - { id: one, type: consumable, content: a/one.bin }\n"
+        let before = try load(yaml, in: folder).version
+        #expect(try load(yaml, in: folder).version == before)
+        try Data("hellO".utf8).write(to: folder.appendingPathComponent("content/a/one.bin"))
+        #expect(try load(yaml, in: folder).version != before)
+    }
+
+    @Test func hostileContentPathsAreRefused() throws {
+        let folder = try folder()
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("content/escape").path,
+            withDestinationPath: folder.appendingPathComponent("outside.txt").path
+        )
+        for path in ["../outside.txt", "/etc/passwd", "a/../../outside.txt", "escape", "a", "a//one.bin", "./a/one.bin", "missing.bin"] {
+            do {
+                _ = try load("products:\n  - { id: x, type: consumable, content: \"\(path)\" }\n", in: folder)
+                Issue.record("\(path) must be refused")
+            } catch {
+                #expect(error.problems.map(\.keyPath) == ["\(folder.path)/catalog.yaml: products[0].content"], "\(path)")
+            }
+        }
+    }
+
+    @Test func everyProductProblemIsNamed() throws {
+        let folder = try folder()
+        do {
+            _ = try load(
+                "products:\n  - { id: \"bad/id\", type: consumable }\n  - { id: ok, type: gift }\n"
+                    + "  - { id: ok2, type: consumable }\n  - { id: ok2, type: consumable }\n  - { type: consumable, colour: red }\n",
+                in: folder
+            )
+            Issue.record("must fail")
+        } catch {
+            let paths = error.problems.map { $0.keyPath.replacingOccurrences(of: "\(folder.path)/catalog.yaml: ", with: "") }
+            #expect(paths == ["products[0].id", "products[1].type", "products[3].id", "products[4].id", "products[4].colour"])
+        }
+    }
+
+    @Test func productIdsNeverLookLikePaths() {
+        for good in ["com.example.issue42", "a_b-c.D9"] { #expect(ProductId.isValid(good)) }
+        for bad in ["", ".", "..", "a/b", "a%2Fb", "a\0b", "a b", String(repeating: "x", count: 256), "é"] {
+            #expect(!ProductId.isValid(bad), "\(bad)")
+        }
+    }
+}
