@@ -7,21 +7,22 @@ import ProductCatalog
 public struct CatalogHandler: GatewayHandler {
     public static let name = "catalog"
 
-    private let body: [UInt8]
     private let etag: String
-    private let cacheControl = "public, max-age=60"
+    private let full: GatewayResponse
+    private let notModified: GatewayResponse
 
     public init(settings: HandlerSettings) throws {
         let catalog = try settings.catalog()
-        body = catalog.renderJSON()
         etag = "\"\(catalog.version)\""
+        let headers = [(name: "ETag", value: etag), (name: "Cache-Control", value: "public, max-age=60")]
+        full = .json(catalog.renderJSON(), headers: headers)
+        notModified = GatewayResponse(status: 304, headers: headers)
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        let headers = [("ETag", etag), ("Cache-Control", cacheControl)]
         if let candidates = request.header("If-None-Match"), EntityTag.list(candidates, matches: etag) {
-            return GatewayResponse(status: 304, headers: headers)
+            return notModified
         }
-        return .json(body, headers: headers)
+        return full
     }
 }

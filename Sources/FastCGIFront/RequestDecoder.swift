@@ -10,51 +10,51 @@ enum RequestDecoder {
     /// What the parameters say, before the body is read.
     struct Head {
         var method = HTTPMethod.get
-        var requestURI = ""
-        var pathInfo = ""
+        /// The routing path: `PATH_INFO` when non-empty, else the path part of `REQUEST_URI`.
+        var path: String { pathInfo.isEmpty ? uriPath : pathInfo }
         var query = ""
         var contentLength: String?
         var remoteAddress: String?
         var headers: [(name: String, value: String)] = []
-
-        /// The routing path: `PATH_INFO` when non-empty, else the path part of `REQUEST_URI`.
-        var path: String {
-            if !pathInfo.isEmpty { return pathInfo }
-            if let mark = requestURI.firstIndex(of: "?") { return String(requestURI[..<mark]) }
-            return requestURI
-        }
+        fileprivate var uriPath = ""
+        fileprivate var pathInfo = ""
     }
 
+    /// Reads `parameters`, turning into Swift strings only the ones a request needs: this runs for every
+    /// request, and web servers pass dozens.
     static func head(from parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Head {
         var head = Head()
         var cursor = parameters
         while let entry = cursor.pointee {
             cursor += 1
             guard let equals = strchr(entry, Int32(UInt8(ascii: "="))) else { continue }
-            let nameLength = equals - entry
-            let value = String(cString: equals + 1)
-            if nameLength > 5, memcmp(entry, "HTTP_", 5) == 0 {
-                head.headers.append((name: string(entry, nameLength), value: value))
-                continue
-            }
-            switch string(entry, nameLength) {
-            case "REQUEST_METHOD": head.method = HTTPMethod(rawValue: value)
-            case "REQUEST_URI": head.requestURI = value
-            case "PATH_INFO": head.pathInfo = value
-            case "QUERY_STRING": head.query = value
-            case "CONTENT_LENGTH": head.contentLength = value
-            case "CONTENT_TYPE": head.headers.append((name: "HTTP_CONTENT_TYPE", value: value))
-            case "REMOTE_ADDR": head.remoteAddress = value
-            default: break
+            let length = equals - entry
+            let value = equals + 1
+            if length > 5, memcmp(entry, "HTTP_", 5) == 0 {
+                head.headers.append((name: String(decoding: UnsafeRawBufferPointer(start: entry, count: length), as: UTF8.self), value: String(cString: value)))
+            } else if named("REQUEST_METHOD", entry, length) {
+                head.method = HTTPMethod(rawValue: String(cString: value))
+            } else if named("REQUEST_URI", entry, length) {
+                let end = strchr(value, Int32(UInt8(ascii: "?"))) ?? value + strlen(value)
+                head.uriPath = String(decoding: UnsafeRawBufferPointer(start: value, count: end - value), as: UTF8.self)
+            } else if named("PATH_INFO", entry, length) {
+                head.pathInfo = String(cString: value)
+            } else if named("QUERY_STRING", entry, length) {
+                head.query = String(cString: value)
+            } else if named("CONTENT_LENGTH", entry, length) {
+                head.contentLength = String(cString: value)
+            } else if named("CONTENT_TYPE", entry, length) {
+                head.headers.append((name: "HTTP_CONTENT_TYPE", value: String(cString: value)))
+            } else if named("REMOTE_ADDR", entry, length) {
+                head.remoteAddress = String(cString: value)
             }
         }
         return head
     }
 
-    private static func string(_ start: UnsafeMutablePointer<CChar>, _ count: Int) -> String {
-        start.withMemoryRebound(to: UInt8.self, capacity: count) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
-        }
+    /// Whether the parameter name at `entry` (`length` bytes) is `name`.
+    private static func named(_ name: StaticString, _ entry: UnsafeMutablePointer<CChar>, _ length: Int) -> Bool {
+        name.utf8CodeUnitCount == length && memcmp(entry, name.utf8Start, length) == 0
     }
 
     /// Reads the body `head` declares through `read` (which fills a buffer and returns the byte count,

@@ -4,26 +4,50 @@ import GatewayCore
 /// so both transports answer byte-for-byte alike.
 enum ResponseEncoder {
     /// The head for `response`. Headers whose name or value holds CR or LF are dropped: they could split
-    /// the response.
+    /// the response. Built byte by byte into one buffer: this runs for every response.
     static func head(for response: GatewayResponse) -> [UInt8] {
-        var text = "Status: \(response.status) \(reason(response.status))\r\n"
-        for (name, value) in response.headers where isSafe(name) && isSafe(value) {
-            text += "\(name): \(value)\r\n"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        append("Status: ", to: &bytes)
+        appendDecimal(response.status, to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        append(reason(response.status), to: &bytes)
+        bytes.append(contentsOf: crlf)
+        for (name, value) in response.headers {
+            let start = bytes.count
+            append(name, to: &bytes)
+            append(": ", to: &bytes)
+            append(value, to: &bytes)
+            if bytes[start...].contains(where: { $0 == 13 || $0 == 10 }) {
+                bytes.removeSubrange(start...)
+                continue
+            }
+            bytes.append(contentsOf: crlf)
         }
         if response.status != 304 {
-            text += "Content-Length: \(response.body.count)\r\n"
+            append("Content-Length: ", to: &bytes)
+            appendDecimal(response.body.count, to: &bytes)
+            bytes.append(contentsOf: crlf)
         }
-        text += "\r\n"
-        return Array(text.utf8)
+        bytes.append(contentsOf: crlf)
+        return bytes
+    }
+
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    private static let crlf: [UInt8] = [13, 10]
+
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     /// Whether the body is sent: never for HEAD, 204 or 304.
     static func sendsBody(_ response: GatewayResponse, method: HTTPMethod) -> Bool {
         method != .head && response.status != 204 && response.status != 304
-    }
-
-    private static func isSafe(_ text: String) -> Bool {
-        !text.utf8.contains { $0 == 13 || $0 == 10 }
     }
 
     static func reason(_ status: Int) -> String {

@@ -10,10 +10,17 @@ import Synchronization
 /// request's streams: the worker, or the watchdog answering 504 when a handler overruns its time limit.
 final class WorkerSlot: @unchecked Sendable {
     /// A request past its body, being handled: what the watchdog needs to answer it instead.
-    struct Active {
+    /// A class, so moving it through the phases costs one reference count.
+    final class Active: Sendable {
         let request: GatewayRequest
         let context: RequestContext
         let application: GatewayApplication
+
+        init(request: GatewayRequest, context: RequestContext, application: GatewayApplication) {
+            self.request = request
+            self.context = context
+            self.application = application
+        }
     }
 
     enum Phase {

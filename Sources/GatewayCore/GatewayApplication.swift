@@ -1,8 +1,9 @@
 import Logging
 
 /// One loaded configuration: settings, mounted routes and the middleware chain. Immutable; a reload builds a
-/// new one and in-flight requests finish on the one they started with.
-public struct GatewayApplication: Sendable {
+/// new one and in-flight requests finish on the one they started with. A class, so handing it to each
+/// request costs one reference count.
+public final class GatewayApplication: Sendable {
     public let server: ServerSettings
     public let router: Router
     /// Keys the config file sets that nothing read: typos, or sections of routes that are not enabled.

@@ -42,12 +42,22 @@ public struct GatewayRequest: Sendable {
 
     /// The value of a request header, looked up by its HTTP name (`If-None-Match`), case-insensitively.
     public func header(_ name: String) -> String? {
-        let cgiName = Self.cgiName(forHeader: name)
-        return headers.first { $0.name == cgiName }?.value
+        headers.first { Self.isCGIName($0.name, of: name) }?.value
     }
 
-    /// `If-None-Match` → `HTTP_IF_NONE_MATCH`.
-    public static func cgiName(forHeader name: String) -> String {
-        "HTTP_" + String(name.uppercased().map { $0 == "-" ? "_" : $0 })
+    /// Whether `cgiName` (`HTTP_IF_NONE_MATCH`) is the CGI form of header `name` (`If-None-Match`).
+    /// Compares bytes in place: this runs for every header lookup of every request.
+    static func isCGIName(_ cgiName: String, of name: String) -> Bool {
+        let cgi = cgiName.utf8
+        guard cgi.count == name.utf8.count + 5, cgi.starts(with: "HTTP_".utf8) else { return false }
+        return zip(cgi.dropFirst(5), name.utf8).allSatisfy { cgiByte, byte in
+            let expected: UInt8 =
+                switch byte {
+                case UInt8(ascii: "-"): UInt8(ascii: "_")
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 32
+                default: byte
+                }
+            return cgiByte == expected
+        }
     }
 }

@@ -15,7 +15,11 @@ public struct GatewayResponse: Sendable {
     public static func json(status: Int = 200, _ body: [UInt8], headers: [(name: String, value: String)] = [])
         -> GatewayResponse
     {
-        GatewayResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
+        var all: [(name: String, value: String)] = []
+        all.reserveCapacity(headers.count + 2)  // and the request id, added on the way out
+        all.append(("Content-Type", "application/json"))
+        all.append(contentsOf: headers)
+        return GatewayResponse(status: status, headers: all, body: body)
     }
 
     /// The value of the first header with this name, compared case-insensitively.

@@ -1,21 +1,32 @@
 import Synchronization
 
-/// Makes request ids unique across processes and restarts without a syscall per request:
-/// a random per-process prefix and a counter.
+/// Makes request ids unique across processes and restarts without a syscall per request: a random
+/// per-process prefix and a counter, 15 characters so Swift keeps them inline, with no allocation.
 public final class RequestIdGenerator: Sendable {
-    private let prefix: String
+    private let prefix: UInt64
     private let counter = Atomic<UInt64>(0)
 
     public init() {
         var generator = SystemRandomNumberGenerator()
-        let random = UInt64.random(in: 0..<(1 << 48), using: &generator)
-        prefix = String(random, radix: 16).leftPadded(to: 12)
+        prefix = UInt64.random(in: 0..<(1 << 35), using: &generator)
     }
 
-    /// A fresh id such as `3f9a0c21b7e4-00000000002a`.
+    /// A fresh id such as `k3v9q0a-000001a`: seven base-32 digits of the prefix, seven of the counter.
     public func next() -> String {
-        let value = counter.add(1, ordering: .relaxed).newValue
-        return prefix + "-" + String(value, radix: 16).leftPadded(to: 12)
+        let count = counter.add(1, ordering: .relaxed).newValue
+        return String(unsafeUninitializedCapacity: 15) { buffer in
+            Self.writeBase32(prefix, into: buffer, at: 0)
+            buffer[7] = UInt8(ascii: "-")
+            Self.writeBase32(count, into: buffer, at: 8)
+            return 15
+        }
+    }
+
+    private static func writeBase32(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        let digits: StaticString = "0123456789abcdefghijklmnopqrstuv"
+        for position in 0..<7 {
+            buffer[start + position] = digits.utf8Start[Int((value >> UInt64(5 * (6 - position))) & 31)]
+        }
     }
 
     /// Whether a client-sent id may be echoed: 1 to 128 characters of letters, digits and `-_.:+/=`.
@@ -30,11 +41,5 @@ public final class RequestIdGenerator: Sendable {
                 return "-_.:+/=".utf8.contains(byte)
             }
         }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

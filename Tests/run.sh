@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The test command: installs the Debian packages the tests drive for real (if missing), then runs every
+# test, unit and end-to-end (real nginx, real libfcgi, real storegate processes on loopback).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+packages=(libfcgi-dev nginx spawn-fcgi pkg-config)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+    echo "installing test dependencies: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+swift build --build-tests
+swift test --skip-build "$@"
