@@ -52,9 +52,13 @@ public struct ContentRoot: Sendable {
             defer { try? handle.close() }
             var hasher = SHA256()
             var size = 0
-            while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                hasher.update(data: chunk)
-                size += chunk.count
+            do {
+                while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                    hasher.update(data: chunk)
+                    size += chunk.count
+                }
+            } catch {
+                return .failure(Problem(message: "\(relative) could not be read: \(error.localizedDescription)"))
             }
             let hex = hasher.finalize().map { String(format: "%02x", $0) }.joined()
             return .success((size, hex))

@@ -26,3 +26,10 @@ import Testing
         #expect(ResponseEncoder.sendsBody(GatewayResponse(status: 200, body: [1]), method: .get))
     }
 }
+
+extension ResponseEncoderTests {
+    @Test func unusualStatusesKeepTheirCode() {
+        #expect(head(GatewayResponse(status: 418)) == "Status: 418 Status\r\nContent-Length: 0\r\n\r\n")
+        #expect(head(GatewayResponse(status: 200, body: Array(repeating: 0, count: 123_456))).hasSuffix("Content-Length: 123456\r\n\r\n"))
+    }
+}
