@@ -7,12 +7,11 @@ import GatewayCore
 
 extension FastCGIServer {
     func runWorker(_ slot: WorkerSlot) {
-        WakeSignal.block()
+        WakeSignal.unblock()
+        var cached = (generation: -1, application: application)
         while !stopping.load(ordering: .sequentiallyConsistent) {
             slot.set(.accepting)
-            WakeSignal.unblock()
             let status = FCGX_Accept_r(slot.request)
-            WakeSignal.block()
             guard status >= 0 else {
                 if status != -EINTR, !stopping.load(ordering: .sequentiallyConsistent) {
                     runtime.logger.error("accept failed", metadata: ["errno": "\(-status)"])
@@ -21,24 +20,25 @@ extension FastCGIServer {
                 continue
             }
             slot.set(.reading)
-            serve(slot)
+            let latest = generation.load(ordering: .acquiring)
+            if latest != cached.generation { cached = (latest, application) }
+            serve(slot, with: cached.application)
         }
         FCGX_Free(slot.request, 1)
         slot.set(.exited)
         liveWorkers.subtract(1, ordering: .sequentiallyConsistent)
     }
 
-    private func serve(_ slot: WorkerSlot) {
+    private func serve(_ slot: WorkerSlot, with application: GatewayApplication) {
         let receivedAt = ContinuousClock.now
-        if runtime.stats.workerStarted() == slots.count { warnSaturated() }
-        defer { runtime.stats.workerFinished() }
+        slot.counters.setBusy(true)
+        defer { slot.counters.setBusy(false) }
         let fcgi = slot.request
         guard let parameters = fcgi.pointee.envp else {
             FCGX_Finish_r(fcgi)
             return
         }
         let head = RequestDecoder.head(from: parameters)
-        let application = self.application
         let body = RequestDecoder.body(declaredLength: head.contentLength, limit: application.server.maxBodyBytes) {
             buffer in
             Int(FCGX_GetStr(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count), fcgi.pointee.in))
@@ -55,18 +55,19 @@ extension FastCGIServer {
         slot.set(.handling(.init(request: request, context: context, application: application)))
         let response = application.respond(to: request, context: context)
         guard slot.beginWriting() else { return }  // the watchdog has answered 504 already
-        send(response, method: request.method, on: fcgi)
+        send(response, method: request.method, on: slot)
     }
 
-    /// Writes `response` on the request's output stream and finishes the request.
-    func send(_ response: GatewayResponse, method: HTTPMethod, on fcgi: UnsafeMutablePointer<FCGX_Request>) {
+    /// Writes `response` on the slot's request and finishes the request.
+    func send(_ response: GatewayResponse, method: HTTPMethod, on slot: WorkerSlot) {
+        let fcgi = slot.request
         let head = ResponseEncoder.head(for: response)
         var written = put(head, fcgi.pointee.out)
         if written, ResponseEncoder.sendsBody(response, method: method), !response.body.isEmpty {
             written = put(response.body, fcgi.pointee.out)
         }
         FCGX_Finish_r(fcgi)
-        runtime.stats.record(status: response.status)
+        slot.counters.record(status: response.status)
         if !written { runtime.logger.debug("client went away before the answer was sent") }
     }
 
@@ -76,7 +77,7 @@ extension FastCGIServer {
         }
     }
 
-    /// PHP-FPM's "reached max_children", at most once every ten seconds.
+    /// PHP-FPM's "reached max_children", at most once every ten seconds; checked on every watchdog tick.
     private func warnSaturated() {
         let second = Int64(runtime.stats.startedAt.duration(to: .now).components.seconds)
         let last = lastSaturationWarning.load(ordering: .relaxed)
@@ -94,6 +95,7 @@ extension FastCGIServer {
             let limit = application.server.requestTimeout
             let interval = max(min(limit / 10, .milliseconds(100)), .milliseconds(10))
             usleep(UInt32(interval.components.attoseconds / 1_000_000_000_000))
+            if runtime.stats.workersBusy == slots.count { warnSaturated() }
             let now = ContinuousClock.now
             for slot in slots {
                 slot.answerIfOverdue(now: now) { active in
@@ -102,7 +104,7 @@ extension FastCGIServer {
                         context: active.context,
                         failingWith: .timeout
                     )
-                    send(response, method: active.request.method, on: slot.request)
+                    send(response, method: active.request.method, on: slot)
                     active.context.logger.warning(
                         "request passed its time limit; answered 504, the worker stays busy until its handler returns",
                         metadata: ["path": "\(active.request.path)"]

@@ -17,6 +17,8 @@ public final class FastCGIServer: Sendable {
     let slots: [WorkerSlot]
     let runtime: GatewayRuntime
     let current: Mutex<GatewayApplication>
+    /// Bumped by every reload, so workers refresh their copy of ``application`` only when it changed.
+    let generation = Atomic<Int>(0)
     let stopping = Atomic<Bool>(false)
     let liveWorkers = Atomic<Int>(0)
     let lastSaturationWarning = Atomic<Int64>(-1)
@@ -26,14 +28,15 @@ public final class FastCGIServer: Sendable {
         self.socket = socket
         self.runtime = runtime
         self.current = Mutex(application)
-        self.slots = (0..<application.server.workers).map { _ in WorkerSlot(listening: socket.descriptor) }
+        self.slots = (0..<application.server.workers).map { _ in
+            WorkerSlot(listening: socket.descriptor, counters: runtime.stats.makeWorkerCounters())
+        }
     }
 
     /// Starts the workers and the watchdog.
     public func start() throws(FrontError) {
         WakeSignal.install()
         guard FCGX_Init() == 0 else { throw FrontError("libfcgi failed to initialise") }
-        runtime.stats.setWorkersTotal(slots.count)
         for slot in slots {
             liveWorkers.add(1, ordering: .relaxed)
             let thread = try OSThread.spawn { [self] in runWorker(slot) }
@@ -56,6 +59,7 @@ public final class FastCGIServer: Sendable {
             defer { current = application }
             return current.server
         }
+        generation.add(1, ordering: .releasing)
         if previous.listen != application.server.listen || previous.workers != application.server.workers {
             runtime.logger.warning("server.listen and server.workers take effect only after a restart")
         }

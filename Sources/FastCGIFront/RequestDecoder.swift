@@ -24,6 +24,7 @@ enum RequestDecoder {
     /// request, and web servers pass dozens.
     static func head(from parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Head {
         var head = Head()
+        head.headers.reserveCapacity(16)
         var cursor = parameters
         while let entry = cursor.pointee {
             cursor += 1

@@ -2,10 +2,11 @@
     import Glibc
 #endif
 
-/// SIGUSR2, kept for waking idle workers out of a blocking accept or read at shutdown. Workers block it
-/// while they serve a request, so it can never tear one in half.
+/// The real-time signal SIGRTMIN+2, used only to wake idle workers out of a blocking accept or read at
+/// shutdown. A real-time signal, so nothing sends it by accident; the stop loop sends it only to workers that
+/// are waiting for a request, never to one serving a request.
 enum WakeSignal {
-    static let number = SIGUSR2
+    static let number = __libc_current_sigrtmin() + 2
 
     /// Installs a handler that does nothing, without SA_RESTART, so the interrupted call returns EINTR.
     static func install() {
@@ -16,13 +17,12 @@ enum WakeSignal {
         sigaction(number, &action, nil)
     }
 
-    static func block() { mask(SIG_BLOCK) }
-    static func unblock() { mask(SIG_UNBLOCK) }
-
-    private static func mask(_ how: Int32) {
+    /// Lets the calling thread receive the signal. Workers call it once: masking it around every request
+    /// would double the syscalls of a kept-connection request.
+    static func unblock() {
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, number)
-        pthread_sigmask(how, &set, nil)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 }

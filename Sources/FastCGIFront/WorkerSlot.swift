@@ -26,7 +26,7 @@ final class WorkerSlot: @unchecked Sendable {
     enum Phase {
         /// Waiting in `FCGX_Accept_r` (or reading the next request's parameters).
         case accepting
-        /// Reading parameters and body; not interruptible.
+        /// Reading parameters and body; never sent the wake signal.
         case reading
         case handling(Active)
         /// The worker is writing its own answer.
@@ -38,10 +38,13 @@ final class WorkerSlot: @unchecked Sendable {
 
     /// Heap-allocated once: libfcgi's streams keep a pointer to it. Touched only by the phase's owner.
     let request: UnsafeMutablePointer<FCGX_Request>
+    /// This worker's share of the gateway's counters.
+    let counters: WorkerCounters
     private let phase = Mutex<Phase>(.accepting)
     private let threadId = Mutex<pthread_t?>(nil)
 
-    init(listening descriptor: Int32) {
+    init(listening descriptor: Int32, counters: WorkerCounters) {
+        self.counters = counters
         request = .allocate(capacity: 1)
         FCGX_InitRequest(request, descriptor, FCGI_FAIL_ACCEPT_ON_INTR)
     }

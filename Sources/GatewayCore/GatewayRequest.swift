@@ -48,16 +48,26 @@ public struct GatewayRequest: Sendable {
     /// Whether `cgiName` (`HTTP_IF_NONE_MATCH`) is the CGI form of header `name` (`If-None-Match`).
     /// Compares bytes in place: this runs for every header lookup of every request.
     static func isCGIName(_ cgiName: String, of name: String) -> Bool {
-        let cgi = cgiName.utf8
-        guard cgi.count == name.utf8.count + 5, cgi.starts(with: "HTTP_".utf8) else { return false }
-        return zip(cgi.dropFirst(5), name.utf8).allSatisfy { cgiByte, byte in
-            let expected: UInt8 =
-                switch byte {
-                case UInt8(ascii: "-"): UInt8(ascii: "_")
-                case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 32
-                default: byte
+        guard cgiName.utf8.count == name.utf8.count + 5 else { return false }
+        var cgiName = cgiName
+        var name = name
+        return cgiName.withUTF8 { cgi in
+            name.withUTF8 { header in
+                guard cgi[0] == UInt8(ascii: "H"), cgi[1] == UInt8(ascii: "T"), cgi[2] == UInt8(ascii: "T"),
+                    cgi[3] == UInt8(ascii: "P"), cgi[4] == UInt8(ascii: "_")
+                else { return false }
+                for index in 0..<header.count {
+                    let byte = header[index]
+                    let expected: UInt8 =
+                        switch byte {
+                        case UInt8(ascii: "-"): UInt8(ascii: "_")
+                        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 32
+                        default: byte
+                        }
+                    if cgi[index + 5] != expected { return false }
                 }
-            return cgiByte == expected
+                return true
+            }
         }
     }
 }

@@ -1,38 +1,56 @@
 import Synchronization
 
 /// Counters the transport keeps and the status route reports. Lives as long as the process, across reloads.
+///
+/// Each worker counts into its own ``WorkerCounters``, so serving a request touches no memory another core
+/// is writing; reading the totals adds them up.
 public final class GatewayStats: Sendable {
-    private let total = Atomic<Int>(0)
     /// When the process started serving.
     public let startedAt: ContinuousClock.Instant
-    private let busy = Atomic<Int>(0)
-    private let byStatus = Mutex<[Int: Int]>([:])
+    private let workers = Mutex<[WorkerCounters]>([])
 
     public init(startedAt: ContinuousClock.Instant = .now) {
         self.startedAt = startedAt
     }
 
-    /// The worker threads the transport runs (requests it can serve at once).
-    public var workersTotal: Int { total.load(ordering: .relaxed) }
-
-    /// Set by the transport when it starts its workers.
-    public func setWorkersTotal(_ count: Int) { total.store(count, ordering: .relaxed) }
-
-    /// Workers serving a request right now.
-    public var workersBusy: Int { busy.load(ordering: .relaxed) }
-
-    /// Marks a worker busy; returns how many are busy now, counting this one.
-    @discardableResult
-    public func workerStarted() -> Int { busy.add(1, ordering: .relaxed).newValue }
-
-    /// Marks a worker idle again.
-    public func workerFinished() { busy.subtract(1, ordering: .relaxed) }
-
-    /// Counts one answered request.
-    public func record(status: Int) {
-        byStatus.withLock { $0[status, default: 0] += 1 }
+    /// Counters for one more worker thread, included in every total from now on.
+    public func makeWorkerCounters() -> WorkerCounters {
+        let counters = WorkerCounters()
+        workers.withLock { $0.append(counters) }
+        return counters
     }
 
+    /// The worker threads the transport runs (requests it can serve at once).
+    public var workersTotal: Int { workers.withLock { $0.count } }
+
+    /// Workers serving a request right now.
+    public var workersBusy: Int { workers.withLock { $0.reduce(0) { $0 + ($1.isBusy ? 1 : 0) } } }
+
     /// Answered requests by HTTP status.
-    public var requestsByStatus: [Int: Int] { byStatus.withLock { $0 } }
+    public var requestsByStatus: [Int: Int] {
+        workers.withLock { all in
+            all.reduce(into: [:]) { totals, worker in totals.merge(worker.byStatus, uniquingKeysWith: +) }
+        }
+    }
+}
+
+/// One worker's counters. Written by that worker (and by the watchdog when it answers for it).
+public final class WorkerCounters: Sendable {
+    private struct State {
+        var busy = false
+        var byStatus: [Int: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+    /// Keeps the next worker's counters off this one's cache line.
+    private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    /// Marks the worker busy or idle.
+    public func setBusy(_ busy: Bool) { state.withLock { $0.busy = busy } }
+
+    /// Counts one answered request.
+    public func record(status: Int) { state.withLock { $0.byStatus[status, default: 0] += 1 } }
+
+    var isBusy: Bool { state.withLock { $0.busy } }
+    var byStatus: [Int: Int] { state.withLock { $0.byStatus } }
 }

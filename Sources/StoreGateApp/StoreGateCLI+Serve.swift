@@ -5,7 +5,7 @@ import GatewayCore
 extension StoreGateCLI {
     /// Signals the serving process owns; blocked in every thread and taken by `sigwait` on the main one,
     /// so none ever interrupts a worker in the middle of a request.
-    private static let ownedSignals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]
+    private static let ownedSignals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, __libc_current_sigrtmin() + 2]
 
     func serve(configFile: String) -> Int32 {
         var signals = sigset_t()

@@ -67,11 +67,11 @@ struct LoadedGateway {
 
     @Test func statusCountsWhatTheTransportRecorded() throws {
         let gateway = try LoadedGateway()
-        gateway.stats.setWorkersTotal(4)
-        gateway.stats.record(status: 200)
-        gateway.stats.record(status: 200)
-        gateway.stats.record(status: 404)
-        gateway.stats.workerStarted()
+        let workers = (0..<4).map { _ in gateway.stats.makeWorkerCounters() }
+        workers[0].record(status: 200)
+        workers[1].record(status: 200)
+        workers[3].record(status: 404)
+        workers[2].setBusy(true)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(gateway.get("/v1/status").body)) as? [String: Any])
         #expect((json["workers"] as? [String: Int]) == ["total": 4, "busy": 1])
         let requests = try #require(json["requests"] as? [String: Any])
