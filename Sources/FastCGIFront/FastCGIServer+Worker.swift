@@ -77,13 +77,12 @@ extension FastCGIServer {
         }
     }
 
-    /// PHP-FPM's "reached max_children", at most once every ten seconds; checked on every watchdog tick.
+    /// PHP-FPM's "reached max_children", at most once every ten seconds. Only the watchdog calls it.
     private func warnSaturated() {
         let second = Int64(runtime.stats.startedAt.duration(to: .now).components.seconds)
         let last = lastSaturationWarning.load(ordering: .relaxed)
-        guard last < 0 || second - last >= 10,
-            lastSaturationWarning.compareExchange(expected: last, desired: second, ordering: .relaxed).exchanged
-        else { return }
+        guard last < 0 || second - last >= 10 else { return }
+        lastSaturationWarning.store(second, ordering: .relaxed)
         runtime.logger.warning(
             "all workers are busy; new requests wait in the listen queue. Consider raising server.workers",
             metadata: ["workers": "\(slots.count)"]

@@ -59,10 +59,8 @@ extension EndToEnd {
         }
 
         @Test func routesOnPathInfoUnderAScriptAlias() throws {
-            let folder = try SampleContent.makeFolder()
+            let (folder, config) = try SampleContent.makeFolder(config: "storegate.yaml")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let config = folder.appendingPathComponent("storegate.yaml")
-            try Deployment.config(GatewaySetup(), listenLine: "").write(to: config, atomically: true, encoding: .utf8)
             let answer = try cgi(
                 config: config,
                 uri: "/cgi-bin/storegate/v1/catalog?x=1",
@@ -74,11 +72,9 @@ extension EndToEnd {
         }
 
         @Test func readsTheBodyFromStdinWithinTheLimit() throws {
-            let folder = try SampleContent.makeFolder()
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let config = folder.appendingPathComponent("storegate.yaml")
             let setup = GatewaySetup(routes: [("/v1/echo", "echo")], server: ["max_body_bytes": "1000"])
-            try Deployment.config(setup, listenLine: "").write(to: config, atomically: true, encoding: .utf8)
+            let (folder, config) = try SampleContent.makeFolder(config: "storegate.yaml", setup)
+            defer { try? FileManager.default.removeItem(at: folder) }
             let body = [UInt8](repeating: 7, count: 1000)
             let echoed = try cgi(Binaries.testbed, config: config, method: "POST", uri: "/v1/echo", body: body)
             #expect(echoed.head.first == "Status: 200 OK")

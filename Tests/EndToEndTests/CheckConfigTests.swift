@@ -64,10 +64,8 @@ extension EndToEnd {
         }
 
         @Test func environmentOverridesTheFile() throws {
-            let folder = try SampleContent.makeFolder()
+            let (folder, file) = try SampleContent.makeFolder(config: "check.yaml")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let file = folder.appendingPathComponent("check.yaml")
-            try Deployment.config(GatewaySetup(), listenLine: "").write(to: file, atomically: true, encoding: .utf8)
             let process = try ManagedProcess(
                 Binaries.storegate.path,
                 ["check-config", "--config", file.path],

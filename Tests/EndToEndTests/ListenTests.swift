@@ -27,10 +27,8 @@ extension EndToEnd {
         }
 
         @Test func withoutListenAndWithoutASocketOnFd0ItRefusesToStart() throws {
-            let folder = try SampleContent.makeFolder()
+            let (folder, file) = try SampleContent.makeFolder(config: "storegate.yaml")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let file = folder.appendingPathComponent("storegate.yaml")
-            try Deployment.config(GatewaySetup(), listenLine: "").write(to: file, atomically: true, encoding: .utf8)
             let process = try ManagedProcess(
                 Binaries.storegate.path,
                 ["serve", "--config", file.path],

@@ -35,6 +35,14 @@ enum SampleContent {
             description: Every issue
         """
 
+    /// A sample folder with `NAME` written as a gateway config for `setup`, without `server.listen`.
+    static func makeFolder(config name: String, _ setup: GatewaySetup = GatewaySetup()) throws -> (URL, URL) {
+        let folder = try makeFolder()
+        let file = folder.appendingPathComponent(name)
+        try Deployment.config(setup, listenLine: "").write(to: file, atomically: true, encoding: .utf8)
+        return (folder, file)
+    }
+
     static func makeFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-e2e-\(UUID().uuidString.prefix(8))")
         let files = FileManager.default
