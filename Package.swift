@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Handler modules compiled into `storegate`. Each one is a folder `Plugins/<Name>/` whose main type is
 /// named `<Name>`; the registry of compiled-in handlers is generated from this list by HandlerRegistryPlugin.
-let handlerModules = ["CatalogHandler", "StatusHandler"]
+let handlerModules = ["CatalogHandler", "StatusHandler", "VerifyHandler"]
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -19,11 +19,16 @@ let package = Package(
         .library(name: "FastCGIFront", targets: ["FastCGIFront"]),
         .library(name: "ProductCatalog", targets: ["ProductCatalog"]),
         .library(name: "AppStoreReceipts", targets: ["AppStoreReceipts"]),
+        .library(name: "PurchaseLedger", targets: ["PurchaseLedger"]),
+        .executable(name: "storegate-appstore-sim", targets: ["storegate-appstore-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -44,7 +49,33 @@ let package = Package(
             dependencies: ["GatewayCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
-        .target(name: "AppStoreReceipts", dependencies: ["GatewayCore"], swiftSettings: strict),
+        .target(
+            name: "PurchaseLedger",
+            dependencies: ["GatewayCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "AppStoreReceipts",
+            dependencies: [
+                "GatewayCore", "ProductCatalog", "PurchaseLedger",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        // The App Store stand-in: speaks verifyReceipt on 127.0.0.1 for tests and the quickstart.
+        .target(
+            name: "AppStoreSim",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "storegate-appstore-sim", dependencies: ["AppStoreSim"], swiftSettings: strict),
         .target(
             name: "FastCGIFront",
             dependencies: ["CFastCGI", "GatewayCore", .product(name: "Logging", package: "swift-log")],
@@ -76,9 +107,10 @@ let package = Package(
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: strict),
         .testTarget(name: "FastCGIFrontTests", dependencies: ["FastCGIFront"], swiftSettings: strict),
         .testTarget(name: "ProductCatalogTests", dependencies: ["ProductCatalog"], swiftSettings: strict),
+        .testTarget(name: "PurchaseLedgerTests", dependencies: ["PurchaseLedger"], swiftSettings: strict),
         .testTarget(
             name: "AppStoreReceiptsTests",
-            dependencies: ["AppStoreReceipts", "TestbedHandlers"],
+            dependencies: ["AppStoreReceipts", "AppStoreSim", "TestbedHandlers"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -88,13 +120,16 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["storegate", "storegate-testbed", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "storegate", "storegate-testbed", "storegate-appstore-sim", "PurchaseLedger",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
     ] + handlerModules.map { name in
         .target(
             name: name,
-            dependencies: ["GatewayCore", "ProductCatalog", "AppStoreReceipts"],
+            dependencies: ["GatewayCore", "ProductCatalog", "AppStoreReceipts", "PurchaseLedger"],
             path: "Plugins/\(name)",
             swiftSettings: strict
         )

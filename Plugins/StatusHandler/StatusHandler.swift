@@ -1,14 +1,19 @@
+import AppStoreReceipts
 import Foundation
 import GatewayCore
+import PurchaseLedger
 
 /// `GET /v1/status`: what the process is doing, for operators (restrict it to local addresses in nginx).
 public struct StatusHandler: GatewayHandler {
     public static let name = "status"
 
     private let stats: GatewayStats
+    /// Read at request time: the ledger and the App Store client belong to other routes of this load.
+    private let settings: HandlerSettings
 
     public init(settings: HandlerSettings) throws {
         stats = settings.stats
+        self.settings = settings
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
@@ -21,10 +26,21 @@ public struct StatusHandler: GatewayHandler {
                 total: byStatus.values.reduce(0, +),
                 by_status: Dictionary(uniqueKeysWithValues: byStatus.map { (String($0.key), $0.value) })
             ),
-            ledger: nil,
-            upstream: .init(last_error: nil)
+            ledger: ledgerHealth,
+            upstream: .init(last_error: settings.builtAppStoreVerifier?.client.lastError)
         )
         return .json(Array(try JSONCoding.encoder.encode(report)), headers: [("Cache-Control", "no-store")])
+    }
+
+    /// "ok" or "error" when a route of this load uses the ledger, else null.
+    private var ledgerHealth: String? {
+        guard let ledger = settings.openedLedger else { return nil }
+        do {
+            try ledger.checkHealth()
+            return "ok"
+        } catch {
+            return "error"
+        }
     }
 
     private struct Report: Encodable {
@@ -51,7 +67,7 @@ public struct StatusHandler: GatewayHandler {
         let uptime_s: Int
         let workers: Workers
         let requests: Requests
-        /// Null until this build has a ledger; then "ok" or "error".
+        /// "ok" or "error"; null when no route of this deployment uses the ledger.
         let ledger: String?
         let upstream: Upstream
 

@@ -17,6 +17,11 @@ public protocol ContentHandler: HandlerModule {
 extension ContentHandler {
     public static var methods: [HTTPMethod] { [.get, .head, .post] }
     public static var servesSubpaths: Bool { true }
+
+    /// Mounts the handler behind the middleware with the App Store verifier of this load.
+    public static func makeResponder(settings: HandlerSettings) throws -> any RouteResponder {
+        VerifiedContentRoute(handler: try Self(settings: settings), verifier: try settings.appStoreVerifier())
+    }
 }
 
 /// A content handler mounted behind the verification middleware: the only way a ``ContentHandler``

@@ -1,4 +1,3 @@
-import Foundation
 import GatewayCore
 
 /// What a client offers on a content route to prove a purchase.
@@ -19,18 +18,7 @@ public enum Credential: Sendable, Equatable {
             self = .downloadToken(String(parts[1]))
             return
         }
-        guard case .complete(let body) = request.body, !body.isEmpty else { throw GatewayError.receiptRequired }
-        struct Body: Decodable {
-            let receiptData: String?
-            enum CodingKeys: String, CodingKey { case receiptData = "receipt-data" }
-        }
-        let decoded: Body
-        do {
-            decoded = try JSONDecoder().decode(Body.self, from: Data(body))
-        } catch {
-            throw GatewayError.badRequest("The body must be a JSON object such as {\"receipt-data\": \"...\"}.")
-        }
-        guard let receipt = decoded.receiptData, !receipt.isEmpty else { throw GatewayError.receiptRequired }
+        guard let receipt = try ReceiptRequestBody(from: request)?.receiptData else { throw GatewayError.receiptRequired }
         self = .receipt(receipt)
     }
 }

@@ -35,13 +35,15 @@ extension GatewayError {
         struct Detail: Encodable {
             let code: String
             let message: String
+            let apple_status: Int?
         }
         let error: Detail
     }
 
-    /// `{"error": {"code": ..., "message": ...}}`
+    /// `{"error": {"code": ..., "message": ..., "apple_status": ...}}` (`apple_status` only when Apple gave one).
     var jsonBody: Data {
-        // Encoding two strings cannot fail.
-        (try? JSONCoding.encoder.encode(Envelope(error: .init(code: codeName, message: message)))) ?? Data()
+        // Encoding two strings and an integer cannot fail.
+        let detail = Envelope.Detail(code: codeName, message: message, apple_status: appleStatus)
+        return (try? JSONCoding.encoder.encode(Envelope(error: detail))) ?? Data()
     }
 }

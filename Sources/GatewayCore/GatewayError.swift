@@ -12,6 +12,15 @@ public struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible 
         case notEntitled = "not_entitled"
         case timeout = "timeout"
         case internalError = "internal_error"
+        case receiptInvalid = "receipt_invalid"
+        case bundleMismatch = "bundle_mismatch"
+        case sandboxNotAccepted = "sandbox_not_accepted"
+        case upstreamMisconfigured = "upstream_misconfigured"
+        case upstreamUnavailable = "upstream_unavailable"
+        case tokenInvalid = "token_invalid"
+        case unknownProduct = "unknown_product"
+        case noContent = "no_content"
+        case ledgerUnavailable = "ledger_unavailable"
     }
 
     private let code: Code
@@ -21,6 +30,8 @@ public struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible 
     public let message: String
     /// Headers the answer must carry, such as `Allow` or `Retry-After`.
     public let headers: [Header]
+    /// The App Store's status when Apple's verdict caused this error (`error.apple_status`).
+    public let appleStatus: Int?
 
     /// A response header that belongs to an error answer.
     public struct Header: Sendable, Equatable {
@@ -28,11 +39,12 @@ public struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible 
         public let value: String
     }
 
-    private init(_ code: Code, status: Int, message: String, headers: [Header] = []) {
+    private init(_ code: Code, status: Int, message: String, headers: [Header] = [], appleStatus: Int? = nil) {
         self.code = code
         self.status = status
         self.message = message
         self.headers = headers
+        self.appleStatus = appleStatus
     }
 
     /// The `error.code` string of API.md.
@@ -82,4 +94,72 @@ public struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible 
         status: 500,
         message: "The server failed to answer this request."
     )
+
+    /// 422: the App Store rejected the receipt (21002 after a retry, 21003, 21010, ...).
+    public static func receiptInvalid(appleStatus: Int) -> GatewayError {
+        GatewayError(
+            .receiptInvalid,
+            status: 422,
+            message: "The App Store could not authenticate the receipt.",
+            appleStatus: appleStatus
+        )
+    }
+
+    public static let bundleMismatch = GatewayError(
+        .bundleMismatch,
+        status: 422,
+        message: "The receipt belongs to another app."
+    )
+
+    public static let sandboxNotAccepted = GatewayError(
+        .sandboxNotAccepted,
+        status: 422,
+        message: "Sandbox receipts are not accepted by this server."
+    )
+
+    /// 502: Apple refused the shared secret (21004); an operator must fix the config.
+    public static let upstreamMisconfigured = GatewayError(
+        .upstreamMisconfigured,
+        status: 502,
+        message: "The server's App Store credentials were rejected; the operator has been alerted.",
+        appleStatus: 21004
+    )
+
+    /// 503: Apple could not give a verdict in time; the client should retry after `retryAfterSeconds`.
+    public static func upstreamUnavailable(retryAfterSeconds: Int) -> GatewayError {
+        GatewayError(
+            .upstreamUnavailable,
+            status: 503,
+            message: "The App Store is not answering; try again later.",
+            headers: [Header(name: "Retry-After", value: String(retryAfterSeconds))]
+        )
+    }
+
+    public static let tokenInvalid = GatewayError(
+        .tokenInvalid,
+        status: 401,
+        message: "The download token is invalid or has expired."
+    )
+
+    public static let unknownProduct = GatewayError(
+        .unknownProduct,
+        status: 404,
+        message: "No such product in the catalog."
+    )
+
+    public static let noContent = GatewayError(
+        .noContent,
+        status: 404,
+        message: "This product has no downloadable content."
+    )
+
+    /// 503: the purchase ledger cannot record right now; nothing was granted.
+    public static func ledgerUnavailable(retryAfterSeconds: Int) -> GatewayError {
+        GatewayError(
+            .ledgerUnavailable,
+            status: 503,
+            message: "Purchases cannot be recorded right now; try again later.",
+            headers: [Header(name: "Retry-After", value: String(retryAfterSeconds))]
+        )
+    }
 }

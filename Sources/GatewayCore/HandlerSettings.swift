@@ -25,6 +25,11 @@ public struct HandlerSettings: Sendable {
     public func shared<Value: Sendable>(_ key: String, make: () throws -> Value) throws -> Value {
         try store.value(for: key, make: make)
     }
+
+    /// The value another handler of this load already built under `key`, if any (never builds it).
+    public func existing<Value: Sendable>(_ key: String, as type: Value.Type = Value.self) -> Value? {
+        store.existing(for: key)
+    }
 }
 
 /// Values built once per load and shared by the handlers of that load.
@@ -36,5 +41,10 @@ final class SharedStore: Sendable {
         let result = Result<any Sendable, any Error> { try make() }
         values.withLock { $0[key] = result }
         return try result.get() as! Value
+    }
+
+    func existing<Value: Sendable>(for key: String) -> Value? {
+        guard case .success(let value) = values.withLock({ $0[key] }) else { return nil }
+        return value as? Value
     }
 }

@@ -19,6 +19,7 @@ enum Binaries {
 
     static var storegate: URL { buildFolder.appendingPathComponent("storegate") }
     static var testbed: URL { buildFolder.appendingPathComponent("storegate-testbed") }
+    static var appStoreSim: URL { buildFolder.appendingPathComponent("storegate-appstore-sim") }
 
     /// The top of the checkout, found from this file's path.
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -22,6 +22,10 @@ struct GatewaySetup {
     /// Whether nginx keeps FastCGI connections open, as the deploy/ site does.
     var keepAlive = true
     var environment: [String: String] = [:]
+    /// Where verifyReceipt calls go; with one, the config gets an `apple` section pointing at it.
+    var appStore: AppStoreStandIn?
+    /// Extra `apple:` keys, as YAML values.
+    var apple: [String: String] = [:]
 }
 
 /// A real storegate (or the test gateway) behind a real nginx rendered from deploy/nginx/storegate.conf,
@@ -89,7 +93,17 @@ final class Deployment: @unchecked Sendable {
         settings.merge(setup.server) { _, chosen in chosen }
         let server = listenLine + settings.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)\n" }.joined()
         let routes = setup.routes.map { "  - { path: \($0.0), handler: \($0.1) }" }.joined(separator: "\n")
-        return "server:\n\(server)routes:\n\(routes)\ncatalog:\n  file: catalog.yaml\ncontent:\n  root: content\n"
+        var config = "server:\n\(server)routes:\n\(routes)\ncatalog:\n  file: catalog.yaml\ncontent:\n  root: content\n"
+        if let appStore = setup.appStore {
+            var apple = [
+                "bundle_ids": "[\(SampleContent.bundleId)]",
+                "production_url": appStore.productionURL,
+                "sandbox_url": appStore.sandboxURL,
+            ]
+            apple.merge(setup.apple) { _, chosen in chosen }
+            config += "apple:\n" + apple.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)\n" }.joined()
+        }
+        return config
     }
 
     private static func launchGateway(_ setup: GatewaySetup, folder: URL, config: URL) throws -> ManagedProcess {

@@ -35,7 +35,7 @@ extension EndToEnd {
             #expect(statuses.value.allSatisfy { $0 == 200 }, "statuses seen: \(Set(statuses.value))")
             let after = try deployment.request("/v1/catalog")
             #expect(after.header("ETag") != before)
-            #expect((after.json["products"] as? [Any])?.count == 3)
+            #expect((after.json["products"] as? [Any])?.count == 4)
             #expect(deployment.gateway.log.contains("reloaded"))
         }
 

@@ -5,6 +5,9 @@ import Foundation
 enum SampleContent {
     static let issueId = "com.example.issue1"
     static let issuePath = "issues/1.bin"
+    static let monthlyId = "com.example.monthly"
+    static let coinsId = "com.example.coins"
+    static let bundleId = "com.example.magazine"
 
     /// Deterministic bytes for the sample issue, so tests know its digest independently of the gateway.
     static let issueBytes: [UInt8] = {
@@ -29,10 +32,14 @@ enum SampleContent {
             description: The first issue
             content: \(issuePath)
             content_type: application/octet-stream
-          - id: com.example.monthly
+          - id: \(monthlyId)
             type: auto-renewable
             title: Monthly
             description: Every issue
+          - id: \(coinsId)
+            type: consumable
+            title: Coins
+            description: A pile of coins
         """
 
     /// A sample folder with `NAME` written as a gateway config for `setup`, without `server.listen`.

@@ -1,0 +1,153 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import Synchronization
+
+/// Apple's verifyReceipt over HTTPS (TLS verification always on; http only to a loopback stand-in), with
+/// the status policy of DESIGN.md 4: production first, 21007 → sandbox, 21008 → production, one retry for
+/// 21002, bounded exponential backoff with jitter for Apple's trouble, all within the caller's deadline.
+///
+/// Runs on the gateway's worker threads: each call blocks its worker until Apple answers or the deadline.
+public final class AppStoreClient: Sendable {
+    /// Which verifyReceipt host answered.
+    public enum Endpoint: String, Sendable {
+        case production = "Production"
+        case sandbox = "Sandbox"
+    }
+
+    private let settings: AppStoreSettings
+    private let http: HTTPClient
+    private let lastFailure = Mutex<String?>(nil)
+    /// Apple's answers are a few KiB; this bounds what a lying upstream can make the gateway hold.
+    private static let maxAnswerBytes = 8 << 20
+
+    public init(settings: AppStoreSettings) {
+        self.settings = settings
+        var pool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: .seconds(60),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: settings.maxConnections
+        )
+        // A refused connection fails the call at once; the status policy's backoff decides what comes next.
+        pool.retryConnectionEstablishment = false
+        http = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            // No TLS configuration given: the client's default verifies certificates and host names fully.
+            configuration: HTTPClient.Configuration(
+                redirectConfiguration: .disallow,
+                timeout: .init(connect: .nanoseconds(min(settings.callTimeout, .seconds(5)).nanoseconds)),
+                connectionPool: pool
+            )
+        )
+    }
+
+    deinit {
+        http.shutdown(queue: .global()) { _ in }
+    }
+
+    /// The most recent failure to get a verdict, with its time, for `/v1/status`.
+    public var lastError: String? { lastFailure.withLock { $0 } }
+
+    /// Verifies `receiptData` with Apple. Throws ``UpstreamFailure`` for a rejection, a refused shared
+    /// secret, or no verdict before `deadline`.
+    func verify(
+        receiptData: String,
+        excludeOldTransactions: Bool,
+        deadline: ContinuousClock.Instant,
+        logger: Logger
+    ) throws(UpstreamFailure) -> (VerifyReceiptResponse, Endpoint) {
+        let body = requestBody(receiptData: receiptData, excludeOldTransactions: excludeOldTransactions)
+        var endpoint = Endpoint.production
+        var switches = 0
+        var retriedMalformed = false
+        var attempts = 0
+        while true {
+            attempts += 1
+            let trouble: String
+            switch call(endpoint, body: body, deadline: deadline) {
+            case .failure(let failure):
+                trouble = failure.reason
+            case .success(let response):
+                switch ReceiptStatusPolicy.action(status: response.status, isRetryable: response.isRetryable) {
+                case .accept:
+                    return (response, endpoint)
+                case .switchToSandbox, .switchToProduction:
+                    guard switches < 2 else { throw noted(.unavailable(reason: "Apple keeps redirecting between production and sandbox")) }
+                    switches += 1
+                    endpoint = endpoint == .production ? .sandbox : .production
+                    continue
+                case .retryOnce where !retriedMalformed:
+                    retriedMalformed = true
+                    continue
+                case .retryOnce, .reject:
+                    throw UpstreamFailure.rejected(status: response.status)
+                case .misconfigured:
+                    logger.critical(
+                        "the App Store refused the shared secret (21004): set apple.shared_secret to the app's shared secret",
+                        metadata: ["endpoint": "\(endpoint.rawValue)"]
+                    )
+                    throw noted(.misconfigured)
+                case .retryWithBackoff:
+                    trouble = "status \(response.status) from \(endpoint.rawValue)"
+                }
+            }
+            let pause = backoff(afterAttempt: attempts)
+            guard attempts < settings.maxAttempts, ContinuousClock.now + pause + .milliseconds(50) < deadline else {
+                logger.warning("the App Store gave no verdict", metadata: ["reason": "\(trouble)", "attempts": "\(attempts)"])
+                throw noted(.unavailable(reason: trouble))
+            }
+            logger.info("retrying the App Store", metadata: ["reason": "\(trouble)", "pause_ms": "\(pause.nanoseconds / 1_000_000)"])
+            Thread.sleep(forTimeInterval: Double(pause.nanoseconds) / 1e9)
+        }
+    }
+
+    /// Full jitter over 200 ms × 2^(attempt-1), at most 2 s.
+    private func backoff(afterAttempt attempt: Int) -> Duration {
+        let ceiling = min(200 * (1 << min(attempt - 1, 10)), 2_000)
+        return .milliseconds(Int.random(in: (ceiling / 2)...ceiling))
+    }
+
+    private func noted(_ failure: UpstreamFailure) -> UpstreamFailure {
+        let time = Date().formatted(.iso8601)
+        lastFailure.withLock { $0 = "\(time): \(failure)" }
+        return failure
+    }
+
+    private func requestBody(receiptData: String, excludeOldTransactions: Bool) -> [UInt8] {
+        var fields: [String: any Sendable] = ["receipt-data": receiptData, "exclude-old-transactions": excludeOldTransactions]
+        if !settings.sharedSecret.isEmpty { fields["password"] = settings.sharedSecret }
+        // A dictionary of strings and a boolean always serialises.
+        return Array((try? JSONSerialization.data(withJSONObject: fields)) ?? Data())
+    }
+
+    /// One POST to `endpoint`, bounded by the per-call timeout and the deadline.
+    private func call(_ endpoint: Endpoint, body: [UInt8], deadline: ContinuousClock.Instant) -> Result<VerifyReceiptResponse, CallFailure> {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        let limit = min(settings.callTimeout, remaining)
+        guard limit > .milliseconds(50) else { return .failure(CallFailure("no time left before the deadline")) }
+        let url = endpoint == .production ? settings.productionURL : settings.sandboxURL
+        do {
+            var request = try HTTPClient.Request(url: url, method: .POST, body: .bytes(body))
+            request.headers.add(name: "Content-Type", value: "application/json")
+            let accumulator = ResponseAccumulator(request: request, maxBodySize: Self.maxAnswerBytes)
+            let task = http.execute(request: request, delegate: accumulator, deadline: .now() + .nanoseconds(limit.nanoseconds))
+            let response = try task.futureResult.wait()
+            guard response.status.code == 200 else {
+                return .failure(CallFailure("HTTP \(response.status.code) from \(endpoint.rawValue)"))
+            }
+            let bytes = response.body.map { Array($0.readableBytesView) } ?? []
+            do {
+                return .success(try VerifyReceiptResponse(json: bytes))
+            } catch {
+                return .failure(CallFailure("an unreadable answer (\(error)) from \(endpoint.rawValue)"))
+            }
+        } catch {
+            return .failure(CallFailure("\(error) calling \(endpoint.rawValue)"))
+        }
+    }
+
+    private struct CallFailure: Error {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+}

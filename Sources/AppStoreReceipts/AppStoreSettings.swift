@@ -1,0 +1,57 @@
+import Foundation
+import GatewayCore
+
+/// The `apple` config section: where verifyReceipt lives and what the gateway accepts from it.
+public struct AppStoreSettings: Sendable {
+    public static let appleProductionURL = "https://buy.itunes.apple.com/verifyReceipt"
+    public static let appleSandboxURL = "https://sandbox.itunes.apple.com/verifyReceipt"
+
+    public var bundleIds: Set<String>
+    public var productionURL: String
+    public var sandboxURL: String
+    /// Sent as `password`; never logged.
+    public var sharedSecret: String
+    /// The limit for one call to Apple (`timeout_ms`).
+    public var callTimeout: Duration
+    public var acceptSandbox: Bool
+    /// How long verdicts stay cached (`cache_ttl_s`; 0 turns the cache off).
+    public var cacheTTL: Duration
+    /// The memory the cache may hold, counted in Apple's answer bytes (`cache_max_bytes`).
+    public var cacheMaxBytes: Int
+    /// Calls per verification when Apple is in trouble (`max_attempts`), bounded by the request's deadline.
+    public var maxAttempts: Int
+    /// Connections kept open to each Apple host (`max_connections`).
+    public var maxConnections: Int
+
+    /// Reads the `apple` section, reporting problems with their key paths.
+    public init(_ reader: ConfigReader) {
+        let apple = reader.scoped("apple")
+        bundleIds = Set(apple.stringList("bundle_ids"))
+        if bundleIds.isEmpty { apple.report("bundle_ids", "must list the bundle ids of the apps this server sells for") }
+        productionURL = Self.url(apple, "production_url", default: Self.appleProductionURL)
+        sandboxURL = Self.url(apple, "sandbox_url", default: Self.appleSandboxURL)
+        sharedSecret = apple.string("shared_secret", default: "")
+        callTimeout = .milliseconds(apple.int("timeout_ms", default: 10_000, in: 100...120_000))
+        acceptSandbox = apple.bool("accept_sandbox", default: true)
+        cacheTTL = .seconds(apple.int("cache_ttl_s", default: 60, in: 0...86_400))
+        cacheMaxBytes = apple.int("cache_max_bytes", default: 16 << 20, in: 0...(1 << 34))
+        maxAttempts = apple.int("max_attempts", default: 4, in: 1...10)
+        maxConnections = apple.int("max_connections", default: 128, in: 1...4096)
+    }
+
+    /// An https URL, or http only to a loopback address (the App Store stand-in), so a typo cannot send
+    /// receipts and the shared secret over the network in clear text.
+    private static func url(_ reader: ConfigReader, _ key: String, default defaultValue: String) -> String {
+        let text = reader.string(key, default: defaultValue)
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host else {
+            reader.report(key, "must be a URL such as \(defaultValue)")
+            return defaultValue
+        }
+        let loopback = ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host.lowercased())
+        guard scheme == "https" || (scheme == "http" && loopback) else {
+            reader.report(key, "must use https (plain http is allowed only to 127.0.0.1, ::1 or localhost)")
+            return defaultValue
+        }
+        return text
+    }
+}

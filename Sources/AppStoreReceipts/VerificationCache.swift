@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+
+/// Apple's verdicts by receipt digest: successes and definitive rejections for a short TTL, within a byte
+/// budget (least recently used first out). Concurrent requests for the same receipt share one upstream call:
+/// the first computes, the others wait for its verdict (or their own deadline).
+final class VerificationCache: Sendable {
+    /// A verdict worth keeping.
+    enum Verdict: Sendable {
+        case verified(VerifyReceiptResponse, AppStoreClient.Endpoint)
+        case rejected(status: Int)
+    }
+
+    private struct Entry {
+        let verdict: Verdict
+        let expires: ContinuousClock.Instant
+        let cost: Int
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var entries: [ReceiptDigest: Entry] = [:]
+        var cost = 0
+        var uses: UInt64 = 0
+        var flights: [ReceiptDigest: Flight] = [:]
+    }
+
+    private let ttl: Duration
+    private let maxBytes: Int
+    private let state = Mutex(State())
+
+    init(ttl: Duration, maxBytes: Int) {
+        self.ttl = ttl
+        self.maxBytes = maxBytes
+    }
+
+    /// The verdict for `digest`: cached, shared with a call in flight, or computed by `compute`. `cost` is
+    /// the memory a computed verdict will take. Failures that are not verdicts are never cached.
+    func verdict(
+        for digest: ReceiptDigest,
+        deadline: ContinuousClock.Instant,
+        compute: () throws(UpstreamFailure) -> (Verdict, cost: Int)
+    ) throws(UpstreamFailure) -> (Verdict, cached: Bool) {
+        enum Role {
+            case cached(Verdict)
+            case follower(Flight)
+            case leader(Flight)
+        }
+        let role: Role = state.withLock { state in
+            let now = ContinuousClock.now
+            if let entry = state.entries[digest] {
+                if entry.expires > now {
+                    state.uses += 1
+                    state.entries[digest]?.lastUse = state.uses
+                    return .cached(entry.verdict)
+                }
+                state.entries[digest] = nil
+                state.cost -= entry.cost
+            }
+            if let flight = state.flights[digest] { return .follower(flight) }
+            let flight = Flight()
+            state.flights[digest] = flight
+            return .leader(flight)
+        }
+        switch role {
+        case .cached(let verdict):
+            return (verdict, true)
+        case .follower(let flight):
+            return (try flight.wait(until: deadline).get(), true)
+        case .leader(let flight):
+            let result: Result<(Verdict, cost: Int), UpstreamFailure> = Result { () throws(UpstreamFailure) in try compute() }
+            state.withLock { state in
+                state.flights[digest] = nil
+                if case .success(let (verdict, cost)) = result { store(verdict, cost: cost, for: digest, in: &state) }
+            }
+            flight.finish(result.map(\.0))
+            return (try result.get().0, false)
+        }
+    }
+
+    private func store(_ verdict: Verdict, cost: Int, for digest: ReceiptDigest, in state: inout State) {
+        guard ttl > .zero, cost <= maxBytes else { return }
+        state.uses += 1
+        state.entries[digest] = Entry(verdict: verdict, expires: .now + ttl, cost: cost, lastUse: state.uses)
+        state.cost += cost
+        while state.cost > maxBytes, let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            state.entries[oldest.key] = nil
+            state.cost -= oldest.value.cost
+        }
+    }
+
+    /// How many verdicts are held and the bytes they count for.
+    var usage: (entries: Int, bytes: Int) { state.withLock { ($0.entries.count, $0.cost) } }
+
+    /// One upstream call that other requests for the same receipt wait on.
+    private final class Flight: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var result: Result<Verdict, UpstreamFailure>?
+
+        func finish(_ result: Result<Verdict, UpstreamFailure>) {
+            condition.lock()
+            self.result = result
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        func wait(until deadline: ContinuousClock.Instant) -> Result<Verdict, UpstreamFailure> {
+            let wallDeadline = Date() + Double(ContinuousClock.now.duration(to: deadline).nanoseconds) / 1e9
+            condition.lock()
+            defer { condition.unlock() }
+            while result == nil {
+                if !condition.wait(until: wallDeadline) { break }
+            }
+            return result ?? .failure(.unavailable(reason: "the same receipt's verification did not finish in time"))
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// The stand-in's HTTP/1.1 server (keep-alive, as Apple's is), bound to a loopback address.
+public final class SimHTTPServer: Sendable {
+    /// The port it listens on (useful when asked for port 0).
+    public let port: Int
+    private let channel: any Channel
+
+    /// Starts serving `simulator` on `host`:`port` (0 picks a free port).
+    public init(simulator: AppStoreSimulator, host: String = "127.0.0.1", port: Int = 0) throws {
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(SimRequestHandler(simulator: simulator))
+                }
+            }
+        channel = try bootstrap.bind(host: host, port: port).wait()
+        self.port = channel.localAddress?.port ?? port
+    }
+
+    /// Stops listening; open connections finish on their own.
+    public func close() {
+        try? channel.close().wait()
+    }
+}
+
+/// Collects one request and writes the simulator's answer, after its delay.
+private final class SimRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let simulator: AppStoreSimulator
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+
+    init(simulator: AppStoreSimulator) {
+        self.simulator = simulator
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body = []
+        case .body(let buffer):
+            body += buffer.readableBytesView
+        case .end:
+            guard let head else { return }
+            let answer = simulator.answer(method: head.method.rawValue, path: head.uri, body: body)
+            let keepAlive = head.isKeepAlive
+            let send = { [self] in write(answer, keepAlive: keepAlive, version: head.version, context: context) }
+            if answer.delayMs > 0 {
+                context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(answer.delayMs)), send)
+            } else {
+                send()
+            }
+        }
+    }
+
+    private func write(_ answer: AppStoreSimulator.Answer, keepAlive: Bool, version: HTTPVersion, context: ChannelHandlerContext) {
+        guard !answer.reset else {
+            context.close(promise: nil)
+            return
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: answer.status == 200 || answer.status == 201 ? "application/json" : "text/plain")
+        headers.add(name: "Content-Length", value: String(answer.body.count))
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil)
+        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !keepAlive { done.assumeIsolated().whenComplete { _ in context.close(promise: nil) } }
+    }
+}

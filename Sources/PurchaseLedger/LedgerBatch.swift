@@ -1,0 +1,47 @@
+import struct Foundation.Date
+
+/// Where a batch of transactions came from.
+public enum LedgerSource: String, Sendable, CaseIterable {
+    case verify
+    case restoreSync = "restore-sync"
+    case notification
+    case download
+}
+
+/// The transactions of one verified receipt, recorded together.
+public struct LedgerBatch: Sendable {
+    public let transactions: [LedgerTransaction]
+    public let source: LedgerSource
+    /// The request that recorded them, kept for support questions.
+    public let requestId: String
+    public let recordedAt: Date
+
+    public init(transactions: [LedgerTransaction], source: LedgerSource, requestId: String, recordedAt: Date = Date()) {
+        self.transactions = transactions
+        self.source = source
+        self.requestId = requestId
+        self.recordedAt = recordedAt
+    }
+
+    /// The purchases of this batch: one per key, merging the transactions that share it (the latest
+    /// expiry and cancellation win, as Apple's latest verdict is the truth).
+    public var purchases: [LedgerTransaction] {
+        var byKey: [PurchaseKey: LedgerTransaction] = [:]
+        var order: [PurchaseKey] = []
+        for transaction in transactions {
+            guard var merged = byKey[transaction.purchaseKey] else {
+                byKey[transaction.purchaseKey] = transaction
+                order.append(transaction.purchaseKey)
+                continue
+            }
+            if (transaction.purchaseDate ?? .distantPast) >= (merged.purchaseDate ?? .distantPast) {
+                merged.transactionId = transaction.transactionId
+                merged.purchaseDate = transaction.purchaseDate
+            }
+            merged.expiresDate = [merged.expiresDate, transaction.expiresDate].compactMap { $0 }.max()
+            merged.cancellationDate = [merged.cancellationDate, transaction.cancellationDate].compactMap { $0 }.max()
+            byKey[transaction.purchaseKey] = merged
+        }
+        return order.compactMap { byKey[$0] }
+    }
+}

@@ -1,0 +1,26 @@
+/// Where `ledger.url` says the ledger lives.
+public enum LedgerLocation: Sendable, Equatable {
+    /// An SQLite file (the embedded default).
+    case sqlite(path: String)
+    /// A PostgreSQL server.
+    case postgres(url: String)
+
+    /// Parses `sqlite:NAME` (relative to `baseDirectory`), `sqlite:///absolute/path` or `postgres://...`.
+    public init(url: String, baseDirectory: String) throws(LedgerError) {
+        if url.hasPrefix("sqlite://") {
+            let path = String(url.dropFirst("sqlite://".count))
+            guard path.hasPrefix("/"), path.count > 1 else {
+                throw .unsupportedURL("sqlite:// must be followed by an absolute path, as in sqlite:///var/lib/storegate/ledger.sqlite")
+            }
+            self = .sqlite(path: path)
+        } else if url.hasPrefix("sqlite:") {
+            let name = String(url.dropFirst("sqlite:".count))
+            guard !name.isEmpty else { throw .unsupportedURL("sqlite: needs a file name, as in sqlite:ledger.sqlite") }
+            self = .sqlite(path: name.hasPrefix("/") ? name : baseDirectory + "/" + name)
+        } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            self = .postgres(url: url)
+        } else {
+            throw .unsupportedURL("must start with sqlite: or postgres://")
+        }
+    }
+}

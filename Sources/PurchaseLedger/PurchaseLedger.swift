@@ -1,0 +1,46 @@
+/// The durable record of every App Store transaction the gateway has seen.
+///
+/// Contract every implementation keeps (and `LedgerConformance` in the tests checks):
+/// - `record` is atomic: the whole batch is committed, or nothing is and it throws ``LedgerError``.
+/// - It is idempotent: purchases are keyed by environment + ``PurchaseKey``, transactions by environment +
+///   transaction id; recording the same batch again changes only `last_seen`/`last_source`.
+/// - When `record` returns, the rows survive a crash of the process (kill -9).
+/// - It is safe to call from many threads and processes at once; concurrent batches for the same purchases
+///   still give one row per key and consistent recorded/known counts.
+public protocol PurchaseLedger: Sendable {
+    /// Records `batch` in one transaction and tells how many of its purchases were new.
+    func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome
+
+    /// The purchases recorded for one original transaction, newest period first.
+    func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase]
+
+    /// How many purchases and transactions are recorded (for operators and fault tests).
+    func counts() throws(LedgerError) -> LedgerCounts
+
+    /// Throws when the ledger cannot be read right now.
+    func checkHealth() throws(LedgerError)
+}
+
+/// Row counts of a ledger.
+public struct LedgerCounts: Sendable, Equatable {
+    public let purchases: Int
+    public let transactions: Int
+
+    public init(purchases: Int, transactions: Int) {
+        self.purchases = purchases
+        self.transactions = transactions
+    }
+}
+
+/// What one `record` call changed, counted in purchases as the ledger keys them.
+public struct RecordOutcome: Sendable, Equatable {
+    /// Purchases seen for the first time.
+    public let recorded: Int
+    /// Purchases already in the ledger.
+    public let known: Int
+
+    public init(recorded: Int, known: Int) {
+        self.recorded = recorded
+        self.known = known
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+
+/// The statements behind `record`, each run inside the caller's write transaction.
+extension SQLiteLedger {
+    /// Inserts a purchase seen for the first time; false when its key is already present.
+    static func insertPurchase(_ purchase: LedgerTransaction, batch: LedgerBatch, db: Database) throws -> Bool {
+        let now = milliseconds(batch.recordedAt)
+        try db.execute(
+            sql: """
+                INSERT INTO purchases (environment, purchase_key, product_id, bundle_id, original_transaction_id,
+                    latest_transaction_id, web_order_line_item_id, purchase_date_ms, expires_date_ms,
+                    cancellation_date_ms, quantity, first_seen_ms, last_seen_ms, first_source, last_source,
+                    first_request_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (environment, purchase_key) DO NOTHING
+                """,
+            arguments: [
+                purchase.environment, purchase.purchaseKey.rawValue, purchase.productId, purchase.bundleId,
+                purchase.originalTransactionId, purchase.transactionId, purchase.webOrderLineItemId,
+                purchase.purchaseDate.map(milliseconds), purchase.expiresDate.map(milliseconds),
+                purchase.cancellationDate.map(milliseconds), purchase.quantity, now, now,
+                batch.source.rawValue, batch.source.rawValue, batch.requestId,
+            ]
+        )
+        return db.changesCount == 1
+    }
+
+    /// Refreshes a known purchase: a newer transaction (a restore) becomes the latest, expiry only grows,
+    /// and a cancellation once seen is kept.
+    static func updatePurchase(_ purchase: LedgerTransaction, batch: LedgerBatch, db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE purchases SET
+                    latest_transaction_id = CASE WHEN coalesce(:purchase, 0) >= coalesce(purchase_date_ms, 0)
+                        THEN :transaction ELSE latest_transaction_id END,
+                    purchase_date_ms = max(coalesce(purchase_date_ms, 0), coalesce(:purchase, 0)),
+                    expires_date_ms = CASE WHEN :expires IS NULL THEN expires_date_ms
+                        ELSE max(coalesce(expires_date_ms, 0), :expires) END,
+                    cancellation_date_ms = coalesce(:cancellation, cancellation_date_ms),
+                    last_seen_ms = :now, last_source = :source
+                WHERE environment = :environment AND purchase_key = :key
+                """,
+            arguments: [
+                "purchase": purchase.purchaseDate.map(milliseconds), "transaction": purchase.transactionId,
+                "expires": purchase.expiresDate.map(milliseconds),
+                "cancellation": purchase.cancellationDate.map(milliseconds),
+                "now": milliseconds(batch.recordedAt), "source": batch.source.rawValue,
+                "environment": purchase.environment, "key": purchase.purchaseKey.rawValue,
+            ]
+        )
+    }
+
+    static func upsertTransaction(_ transaction: LedgerTransaction, batch: LedgerBatch, db: Database) throws {
+        let now = milliseconds(batch.recordedAt)
+        try db.execute(
+            sql: """
+                INSERT INTO transactions (environment, transaction_id, purchase_key, product_id,
+                    original_transaction_id, web_order_line_item_id, purchase_date_ms, expires_date_ms,
+                    cancellation_date_ms, quantity, first_seen_ms, last_seen_ms, source, request_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (environment, transaction_id) DO UPDATE SET
+                    expires_date_ms = coalesce(excluded.expires_date_ms, expires_date_ms),
+                    cancellation_date_ms = coalesce(excluded.cancellation_date_ms, cancellation_date_ms),
+                    last_seen_ms = excluded.last_seen_ms
+                """,
+            arguments: [
+                transaction.environment, transaction.transactionId, transaction.purchaseKey.rawValue,
+                transaction.productId, transaction.originalTransactionId, transaction.webOrderLineItemId,
+                transaction.purchaseDate.map(milliseconds), transaction.expiresDate.map(milliseconds),
+                transaction.cancellationDate.map(milliseconds), transaction.quantity, now, now,
+                batch.source.rawValue, batch.requestId,
+            ]
+        )
+    }
+
+    static func storedPurchase(_ row: Row) -> StoredPurchase {
+        StoredPurchase(
+            environment: row["environment"],
+            purchaseKey: PurchaseKey(rawValue: row["purchase_key"]),
+            productId: row["product_id"],
+            originalTransactionId: row["original_transaction_id"],
+            latestTransactionId: row["latest_transaction_id"],
+            expiresDate: (row["expires_date_ms"] as Int64?).map(date),
+            cancellationDate: (row["cancellation_date_ms"] as Int64?).map(date),
+            firstSeen: date(row["first_seen_ms"]),
+            lastSeen: date(row["last_seen_ms"]),
+            firstSource: LedgerSource(rawValue: row["first_source"]) ?? .verify,
+            lastSource: LedgerSource(rawValue: row["last_source"]) ?? .verify
+        )
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+}

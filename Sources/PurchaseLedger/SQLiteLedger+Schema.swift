@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+
+extension SQLiteLedger {
+    /// The schema, one migration per released change; never edit a migration that has shipped.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 purchases and transactions") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE purchases (
+                        environment TEXT NOT NULL,
+                        purchase_key TEXT NOT NULL,
+                        product_id TEXT NOT NULL,
+                        bundle_id TEXT NOT NULL,
+                        original_transaction_id TEXT NOT NULL,
+                        latest_transaction_id TEXT NOT NULL,
+                        web_order_line_item_id TEXT,
+                        purchase_date_ms INTEGER,
+                        expires_date_ms INTEGER,
+                        cancellation_date_ms INTEGER,
+                        quantity INTEGER NOT NULL,
+                        first_seen_ms INTEGER NOT NULL,
+                        last_seen_ms INTEGER NOT NULL,
+                        first_source TEXT NOT NULL,
+                        last_source TEXT NOT NULL,
+                        first_request_id TEXT NOT NULL,
+                        PRIMARY KEY (environment, purchase_key)
+                    );
+                    CREATE INDEX purchases_by_original ON purchases (environment, original_transaction_id);
+                    CREATE TABLE transactions (
+                        environment TEXT NOT NULL,
+                        transaction_id TEXT NOT NULL,
+                        purchase_key TEXT NOT NULL,
+                        product_id TEXT NOT NULL,
+                        original_transaction_id TEXT NOT NULL,
+                        web_order_line_item_id TEXT,
+                        purchase_date_ms INTEGER,
+                        expires_date_ms INTEGER,
+                        cancellation_date_ms INTEGER,
+                        quantity INTEGER NOT NULL,
+                        first_seen_ms INTEGER NOT NULL,
+                        last_seen_ms INTEGER NOT NULL,
+                        source TEXT NOT NULL,
+                        request_id TEXT NOT NULL,
+                        PRIMARY KEY (environment, transaction_id)
+                    );
+                    """
+            )
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The App Store stand-in (`storegate-appstore-sim`) as a real process on a free loopback port.
+final class AppStoreStandIn: @unchecked Sendable {
+    let port: Int
+    private let process: ManagedProcess
+    private let folder: URL
+
+    init(sharedSecret: String? = nil, acceptAnyProduct: String? = nil) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-sim-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        port = try FreePort.next()
+        var arguments = ["--listen", "127.0.0.1:\(port)"]
+        if let sharedSecret { arguments += ["--shared-secret", sharedSecret] }
+        if let acceptAnyProduct { arguments += ["--accept-any", acceptAnyProduct] }
+        process = try ManagedProcess(Binaries.appStoreSim.path, arguments, logFile: folder.appendingPathComponent("sim.log"))
+        let port = port
+        guard ManagedProcess.poll(for: .seconds(10), { (try? HTTPClient.request(port: port, path: "/_sim/calls"))?.status == 200 })
+        else {
+            stop()
+            throw HTTPClient.Failure(description: "the App Store stand-in did not start")
+        }
+    }
+
+    var productionURL: String { "http://127.0.0.1:\(port)/verifyReceipt" }
+    var sandboxURL: String { "http://127.0.0.1:\(port)/sandbox/verifyReceipt" }
+
+    /// Adds fixture receipts (see `SimReceipt`), given as JSON objects.
+    func add(_ receipts: [[String: Any]]) throws {
+        let body = try JSONSerialization.data(withJSONObject: receipts)
+        let answer = try HTTPClient.request(port: port, method: "POST", path: "/_sim/receipts", body: Array(body))
+        guard answer.status == 201 else { throw HTTPClient.Failure(description: "fixture refused: \(answer.text)") }
+    }
+
+    /// How often `receipt` was posted to each host (`Production`, `Sandbox`).
+    func calls(_ receipt: String) throws -> [String: Int] {
+        let answer = try HTTPClient.request(port: port, path: "/_sim/calls")
+        return (answer.json[receipt] as? [String: Int]) ?? [:]
+    }
+
+    func stop() {
+        process.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// Test receipts: the app sends the base64 of a name the stand-in knows.
+enum Receipt {
+    static func data(_ name: String) -> String { Data(name.utf8).base64EncodedString() }
+
+    static func body(_ name: String, excludeOld: Bool = false) -> [UInt8] {
+        Array("{\"receipt-data\":\"\(data(name))\",\"exclude-old-transactions\":\(excludeOld)}".utf8)
+    }
+
+    /// A fresh name, so tests never share receipts or ledger rows.
+    static func unique(_ label: String) -> String { "\(label)-\(UUID().uuidString.prefix(12))" }
+
+    /// A transaction fixture.
+    static func transaction(
+        _ productId: String,
+        _ transactionId: String,
+        original: String? = nil,
+        lineItem: String? = nil,
+        expires: String? = nil,
+        cancelled: String? = nil
+    ) -> [String: Any] {
+        var fields: [String: Any] = ["product_id": productId, "transaction_id": transactionId]
+        if let original { fields["original_transaction_id"] = original }
+        if let lineItem { fields["web_order_line_item_id"] = lineItem }
+        if let expires { fields["expires"] = expires }
+        if let cancelled { fields["cancelled"] = cancelled }
+        return fields
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import PurchaseLedger
+
+/// A deployment of the test gateway with verify, status and an App Store content route, against its own
+/// App Store stand-in, with a ledger the test can read.
+final class VerifyDeployment: @unchecked Sendable {
+    let appStore: AppStoreStandIn
+    let deployment: Deployment
+
+    init(
+        apple: [String: String] = [:],
+        server: [String: String] = [:],
+        simSecret: String? = nil,
+        environment: [String: String] = [:]
+    ) throws {
+        appStore = try AppStoreStandIn(sharedSecret: simSecret)
+        var setup = GatewaySetup(
+            binary: Binaries.testbed,
+            routes: [
+                ("/v1/catalog", "catalog"), ("/v1/verify", "verify"), ("/v1/status", "status"),
+                ("/v1/entitlement-echo", "entitlement-echo"),
+            ]
+        )
+        setup.appStore = appStore
+        setup.apple = apple
+        setup.server.merge(server) { _, chosen in chosen }
+        setup.environment = environment
+        do {
+            deployment = try Deployment(setup)
+        } catch {
+            appStore.stop()
+            throw error
+        }
+    }
+
+    /// `POST /v1/verify` with the receipt named `name`.
+    func verify(_ name: String, timeout: Duration = .seconds(30)) throws -> HTTPResponse {
+        try deployment.request("/v1/verify", method: "POST", body: Receipt.body(name), timeout: timeout)
+    }
+
+    /// Adds one fixture receipt to the stand-in and returns its name.
+    @discardableResult
+    func receipt(
+        _ name: String = Receipt.unique("receipt"),
+        transactions: [[String: Any]],
+        environment: String = "Production",
+        extra: [String: Any] = [:]
+    ) throws -> String {
+        var fixture: [String: Any] = [
+            "receipt": name, "environment": environment, "transactions": transactions,
+            "bundle_id": SampleContent.bundleId,
+        ]
+        fixture.merge(extra) { _, chosen in chosen }
+        try appStore.add([fixture])
+        return name
+    }
+
+    var ledgerPath: String { deployment.folder.appendingPathComponent("ledger.sqlite").path }
+
+    func ledgerCounts() throws -> LedgerCounts { try SQLiteLedger(path: ledgerPath).counts() }
+
+    /// Everything the gateway and nginx logged.
+    var logs: String { deployment.gateway.log + ((try? String(contentsOfFile: deployment.folder.path + "/nginx/error.log", encoding: .utf8)) ?? "") }
+
+    func stop() {
+        deployment.stop()
+        appStore.stop()
+    }
+}
+
+extension HTTPResponse {
+    /// `error.apple_status` of an error body.
+    var appleStatus: Int? { (json["error"] as? [String: Any])?["apple_status"] as? Int }
+
+    var transactions: [[String: Any]] { json["transactions"] as? [[String: Any]] ?? [] }
+
+    var entitlementProducts: [String] {
+        (json["entitlements"] as? [[String: Any]] ?? []).compactMap { $0["product_id"] as? String }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import PurchaseLedger
+
+/// A ledger implementation the conformance suite runs against, freshly created per test.
+struct LedgerUnderTest: Sendable, CustomTestStringConvertible {
+    let name: String
+    /// Opens a new empty ledger, and a second handle on the same store (another process's view).
+    let open: @Sendable () throws -> (any PurchaseLedger, reopen: @Sendable () throws -> any PurchaseLedger)
+
+    var testDescription: String { name }
+
+    static let sqlite = LedgerUnderTest(name: "SQLite") {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString).sqlite").path
+        return (try SQLiteLedger(path: path), { try SQLiteLedger(path: path) })
+    }
+
+    /// Every implementation this build has; PostgreSQL joins when it exists.
+    static let all: [LedgerUnderTest] = [.sqlite]
+}
+
+import Testing
+
+/// Builders for conformance batches.
+enum Sample {
+    static func nonConsumable(_ transactionId: String, original: String, environment: String = "Production") -> LedgerTransaction {
+        LedgerTransaction(
+            environment: environment, bundleId: "com.example.magazine", productId: "com.example.issue1",
+            transactionId: transactionId, originalTransactionId: original, purchaseKey: .original(original),
+            purchaseDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(transactionId.hashValue % 1000))
+        )
+    }
+
+    static func period(_ transactionId: String, original: String, lineItem: String, expires: Date) -> LedgerTransaction {
+        LedgerTransaction(
+            environment: "Production", bundleId: "com.example.magazine", productId: "com.example.monthly",
+            transactionId: transactionId, originalTransactionId: original, webOrderLineItemId: lineItem,
+            purchaseKey: .subscriptionPeriod(lineItem), purchaseDate: expires.addingTimeInterval(-30 * 86_400),
+            expiresDate: expires
+        )
+    }
+
+    static func consumable(_ transactionId: String) -> LedgerTransaction {
+        LedgerTransaction(
+            environment: "Production", bundleId: "com.example.magazine", productId: "com.example.coins",
+            transactionId: transactionId, originalTransactionId: transactionId, purchaseKey: .transaction(transactionId)
+        )
+    }
+
+    static func batch(_ transactions: [LedgerTransaction], source: LedgerSource = .verify) -> LedgerBatch {
+        LedgerBatch(transactions: transactions, source: source, requestId: "test-request")
+    }
+}

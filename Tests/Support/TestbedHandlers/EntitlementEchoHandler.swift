@@ -1,0 +1,34 @@
+import AppStoreReceipts
+import GatewayCore
+
+/// `/entitlement-echo/{product}`: a content route mounted the way real ones are (the App Store verifier of
+/// the config, through the middleware); answers with the entitlement it was handed.
+public struct EntitlementEchoHandler: ContentHandler {
+    public static let name = "entitlement-echo"
+
+    private let routePath: String
+
+    public init(settings: HandlerSettings) throws {
+        routePath = settings.routePath
+    }
+
+    public func requestedProduct(in request: GatewayRequest, context: RequestContext) throws -> String {
+        String(request.path.dropFirst(routePath.count + 1))
+    }
+
+    public func respond(to request: GatewayRequest, entitlement: VerifiedEntitlement, context: RequestContext)
+        throws -> GatewayResponse
+    {
+        struct Echo: Encodable {
+            let product: String
+            let original_transaction_id: String
+            let environment: String
+        }
+        let echo = Echo(
+            product: entitlement.productId,
+            original_transaction_id: entitlement.originalTransactionId,
+            environment: entitlement.environment
+        )
+        return .json(Array(try JSONCoding.encoder.encode(echo)))
+    }
+}
