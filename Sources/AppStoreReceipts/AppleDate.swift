@@ -14,7 +14,8 @@ enum AppleDate {
 
     /// `yyyy-MM-dd HH:mm:ss Etc/GMT` (also with `GMT` or `UTC`, or a `T` between date and time).
     static func parseGMT(_ text: String) -> Date? {
-        let parts = text.split(whereSeparator: { $0 == " " || $0 == "T" })
+        var parts = text.split(separator: " ")
+        if parts.count == 1 { parts = text.split(separator: "T") }
         guard parts.count >= 2 else { return nil }
         if parts.count == 3, !["Etc/GMT", "GMT", "UTC"].contains(String(parts[2])) { return nil }
         let day = parts[0].split(separator: "-").compactMap { Int($0) }
