@@ -111,6 +111,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreReceiptsTests",
             dependencies: ["AppStoreReceipts", "AppStoreSim", "TestbedHandlers"],
+            exclude: ["Vectors"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -3,7 +3,7 @@
 # test, unit and end-to-end (real nginx, real libfcgi, real storegate processes on loopback).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libfcgi-dev nginx spawn-fcgi pkg-config)
+packages=(libfcgi-dev libsqlite3-dev nginx spawn-fcgi pkg-config)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")

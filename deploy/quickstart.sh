@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Runs StoreGate behind nginx on 127.0.0.1:8080 with the example config in deploy/.
-#   deploy/quickstart.sh        install what is missing (Debian), build, start nginx + storegate
-#   deploy/quickstart.sh stop   stop both
+# Runs StoreGate behind nginx on 127.0.0.1:8080 with the example config in deploy/, verifying receipts
+# against the App Store stand-in on 127.0.0.1:8090 (fixtures: deploy/appstore-sim/receipts.yaml).
+#   deploy/quickstart.sh        install what is missing (Debian), build, start nginx + storegate + stand-in
+#   deploy/quickstart.sh stop   stop them
 # Everything it writes stays in .run/ at the top of the checkout; the system nginx is left alone.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 run="$top/.run"
 port="${STOREGATE_QUICKSTART_PORT:-8080}"
+sim_port="${STOREGATE_QUICKSTART_SIM_PORT:-8090}"
 
 stop() {
     local name pid
-    for name in nginx storegate; do
+    for name in nginx storegate appstore-sim; do
         [ -f "$run/$name.pid" ] || continue
         pid=$(cat "$run/$name.pid")
         if kill -TERM "$pid" 2>/dev/null; then
@@ -26,6 +28,7 @@ if [ "${1:-}" = stop ]; then stop; echo "stopped"; exit 0; fi
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 pkg-config --exists fcgi 2>/dev/null || missing+=(libfcgi-dev)
+pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v curl >/dev/null || missing+=(curl)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
@@ -35,9 +38,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-echo "building storegate (release)..."
+echo "building storegate and the App Store stand-in (release; the first build takes several minutes)..."
 (cd "$top" && swift build -c release --product storegate 2>&1 | tail -n 1)
-bin="$(cd "$top" && swift build -c release --show-bin-path)/storegate"
+(cd "$top" && swift build -c release --product storegate-appstore-sim 2>&1 | tail -n 1)
+bin_dir="$(cd "$top" && swift build -c release --show-bin-path)"
+bin="$bin_dir/storegate"
 
 stop
 mkdir -p "$run/nginx/tmp"
@@ -52,9 +57,17 @@ sed -e "s|unix:/run/storegate/storegate.sock|unix:$run/storegate.sock|" \
 sed -e "s|@PREFIX@|$run/nginx|g" -e "s|@USER@|$user_line|" -e "s|@SITE@|$run/nginx/site.conf|" \
     "$here/nginx/standalone.conf.in" >"$run/nginx/nginx.conf"
 
+nohup "$bin_dir/storegate-appstore-sim" --listen "127.0.0.1:$sim_port" --fixtures "$here/appstore-sim/receipts.yaml" \
+    >"$run/appstore-sim.log" 2>&1 &
+echo $! >"$run/appstore-sim.pid"
+
+# The example config, pointed at the stand-in and a ledger in .run/ (environment overrides, as in production).
+export STOREGATE_SERVER_LISTEN="$run/storegate.sock" STOREGATE_SERVER_SOCKET_GROUP="$group"
+export STOREGATE_APPLE_PRODUCTION_URL="http://127.0.0.1:$sim_port/verifyReceipt"
+export STOREGATE_APPLE_SANDBOX_URL="http://127.0.0.1:$sim_port/sandbox/verifyReceipt"
+export STOREGATE_LEDGER_URL="sqlite://$run/ledger.sqlite"
 "$bin" check-config --config "$here/storegate.yaml" >/dev/null || "$bin" check-config --config "$here/storegate.yaml"
-STOREGATE_SERVER_LISTEN="$run/storegate.sock" STOREGATE_SERVER_SOCKET_GROUP="$group" \
-    nohup "$bin" serve --config "$here/storegate.yaml" >"$run/storegate.log" 2>&1 &
+nohup "$bin" serve --config "$here/storegate.yaml" >"$run/storegate.log" 2>&1 &
 echo $! >"$run/storegate.pid"
 for _ in $(seq 100); do [ -S "$run/storegate.sock" ] && break; sleep 0.1; done
 [ -S "$run/storegate.sock" ] || { echo "storegate did not start:"; cat "$run/storegate.log"; exit 1; }
@@ -63,9 +76,15 @@ cp "$run/nginx/nginx.pid" "$run/nginx.pid"
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/v1/catalog" >/dev/null && break; sleep 0.1; done
 
 cat <<MSG
-StoreGate is running behind nginx on http://127.0.0.1:$port (logs: .run/storegate.log, .run/nginx/error.log)
+StoreGate is running behind nginx on http://127.0.0.1:$port (logs: .run/storegate.log, .run/nginx/error.log),
+verifying receipts against the App Store stand-in on 127.0.0.1:$sim_port (ledger: .run/ledger.sqlite).
 Try:
   curl -s http://127.0.0.1:$port/v1/catalog
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-buyer | base64)"}'
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-reviewer | base64)"}'
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-refunded | base64)"}'
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-other-app | base64)"}'
+  sqlite3 .run/ledger.sqlite 'SELECT environment, product_id, first_source FROM purchases'  # (apt-get install sqlite3)
   curl -si http://127.0.0.1:$port/v1/catalog -H 'If-None-Match: "$(curl -s http://127.0.0.1:$port/v1/catalog | sed 's/.*"version":"\([0-9a-f]*\)".*/\1/')"'
   curl -s http://127.0.0.1:$port/v1/status
 Reload after editing deploy/*.yaml:  kill -HUP \$(cat .run/storegate.pid)

@@ -25,13 +25,16 @@ public final class AppStoreSimulator: Sendable {
     private let state = Mutex(State())
     private let sharedSecret: String?
     private let acceptAnyProduct: String?
+    private let acceptAnyDelayMs: Int
 
     /// - Parameters:
     ///   - sharedSecret: when set, calls whose `password` differs answer 21004.
     ///   - acceptAnyProduct: when set, an unknown receipt is a fresh purchase of this product (benchmarks).
-    public init(receipts: [SimReceipt] = [], sharedSecret: String? = nil, acceptAnyProduct: String? = nil) {
+    ///   - acceptAnyDelayMs: how long such answers take (a slow Apple under load).
+    public init(receipts: [SimReceipt] = [], sharedSecret: String? = nil, acceptAnyProduct: String? = nil, acceptAnyDelayMs: Int = 0) {
         self.sharedSecret = sharedSecret
         self.acceptAnyProduct = acceptAnyProduct
+        self.acceptAnyDelayMs = acceptAnyDelayMs
         add(receipts)
     }
 
@@ -72,8 +75,10 @@ public final class AppStoreSimulator: Sendable {
     private func verify(_ body: [UInt8], host: String) -> Answer {
         guard let request = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
             let receiptData = request["receipt-data"] as? String,
-            let bytes = Data(base64Encoded: receiptData), let name = String(data: bytes, encoding: .utf8)
+            let bytes = Data(base64Encoded: receiptData)
         else { return status(21002) }
+        // Fixtures are named by the receipt's text; receipts that are not text are named by their base64.
+        let name = String(data: bytes, encoding: .utf8) ?? receiptData
         guard let (fixture, added) = fixture(named: name) else { return status(21003) }
         let call = state.withLock { state in
             state.calls[name, default: [:]][host, default: 0] += 1
@@ -105,7 +110,9 @@ public final class AppStoreSimulator: Sendable {
         guard let acceptAnyProduct else { return nil }
         // A stable id per receipt, so the same unknown receipt is the same purchase every time.
         let digits = String(name.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 } % 1_000_000_000_000_000)
-        return (SimReceipt(receipt: name, transactions: [SimTransaction(productId: acceptAnyProduct, transactionId: digits)]), Date())
+        var receipt = SimReceipt(receipt: name, transactions: [SimTransaction(productId: acceptAnyProduct, transactionId: digits)])
+        if acceptAnyDelayMs > 0 { receipt.steps = [SimStep(delayMs: acceptAnyDelayMs)] }
+        return (receipt, Date())
     }
 
     private func status(_ code: Int) -> Answer { Answer(body: Array("{\"status\":\(code)}".utf8)) }

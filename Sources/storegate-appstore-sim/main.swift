@@ -1,11 +1,14 @@
 import AppStoreSim
 import Foundation
 
-/// `storegate-appstore-sim [--listen 127.0.0.1:9090] [--fixtures FILE] [--shared-secret S] [--accept-any PRODUCT]`
+/// `storegate-appstore-sim [--listen 127.0.0.1:9090] [--fixtures FILE] [--shared-secret S] [--accept-any PRODUCT [--delay-ms N]]`
 ///
 /// The App Store stand-in for tests and local demos. It binds loopback addresses only, and is used only
 /// when a config points `apple.production_url`/`sandbox_url` at it.
-let usage = "usage: storegate-appstore-sim [--listen 127.0.0.1:PORT] [--fixtures FILE] [--shared-secret S] [--accept-any PRODUCT_ID]"
+let usage = """
+    usage: storegate-appstore-sim [--listen 127.0.0.1:PORT] [--fixtures FILE] [--shared-secret S]
+                                  [--accept-any PRODUCT_ID [--delay-ms N]]
+    """
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("storegate-appstore-sim: \(message)\n".utf8))
@@ -15,7 +18,7 @@ func fail(_ message: String) -> Never {
 var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
-    guard ["--listen", "--fixtures", "--shared-secret", "--accept-any"].contains(flag), let value = arguments.popFirst() else {
+    guard ["--listen", "--fixtures", "--shared-secret", "--accept-any", "--delay-ms"].contains(flag), let value = arguments.popFirst() else {
         fail(flag == "--help" ? usage : "unexpected \"\(flag)\"\n\(usage)")
     }
     options[flag] = value
@@ -39,7 +42,8 @@ do {
     let simulator = AppStoreSimulator(
         receipts: receipts,
         sharedSecret: options["--shared-secret"] ?? ProcessInfo.processInfo.environment["APPSTORE_SIM_SHARED_SECRET"],
-        acceptAnyProduct: options["--accept-any"]
+        acceptAnyProduct: options["--accept-any"],
+        acceptAnyDelayMs: options["--delay-ms"].flatMap { Int($0) } ?? 0
     )
     let server = try SimHTTPServer(simulator: simulator, host: host, port: port)
     let banner = "storegate-appstore-sim listening on http://\(host):\(server.port) with \(receipts.count) receipts\n"

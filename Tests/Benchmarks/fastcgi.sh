@@ -13,6 +13,7 @@ seconds="${1:-10}"
 connections="${2:-64}"
 rounds="${3:-3}"
 workers=128   # > nginx keepalive (16) x 1 worker + connections
+source "$top/Tests/Benchmarks/common.sh"
 for tool in wrk gcc pkg-config; do command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install wrk gcc pkg-config libfcgi-dev nginx)"; exit 1; }; done
 
 run=$(mktemp -d /tmp/storegate-bench.XXXXXX)
@@ -32,10 +33,10 @@ echo "building storegate (release) and the C reference..." >&2
 bin="$(cd "$top" && swift build -c release --show-bin-path)/storegate"
 gcc -O2 -o "$run/hello" "$top/Tests/Benchmarks/hello.c" $(pkg-config --cflags --libs fcgi) -lpthread
 
-STOREGATE_SERVER_LISTEN="$run/storegate.sock" STOREGATE_SERVER_SOCKET_MODE=0666 STOREGATE_SERVER_SOCKET_GROUP="" \
+STOREGATE_LEDGER_URL="sqlite://$run/ledger.sqlite" STOREGATE_SERVER_LISTEN="$run/storegate.sock" STOREGATE_SERVER_SOCKET_MODE=0666 STOREGATE_SERVER_SOCKET_GROUP="" \
     STOREGATE_SERVER_WORKERS=$workers "$bin" serve --config "$top/deploy/storegate.yaml" 2>"$run/storegate.log" &
 pids+=($!)
-for _ in $(seq 100); do [ -S "$run/storegate.sock" ] && break; sleep 0.1; done
+wait_for_socket "$run/storegate.sock"
 
 # The C server answers exactly the bytes storegate renders for the catalog.
 mkdir -p "$run/nginx/tmp"
@@ -76,16 +77,6 @@ for _ in $(seq 50); do curl -fs -o /dev/null http://127.0.0.1:18080/static && br
 curl -fs http://127.0.0.1:18080/v1/catalog | cmp - "$run/catalog.json" || { echo "catalog mismatch"; head -c 300 "$run/catalog.json"; exit 1; }
 curl -fs http://127.0.0.1:18080/hello | cmp -s - "$run/catalog.json" || { echo "C reference mismatch"; exit 1; }
 
-# wrk's requests/s and p99 (ms) for one URL.
-measure() {
-    wrk -t1 -c"$connections" -d"${seconds}s" --latency "$1" >"$run/wrk.out" 2>&1
-    local rps p99
-    rps=$(awk '/Requests\/sec/ {print $2}' "$run/wrk.out")
-    p99=$(awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v=v*1000}; print v}' "$run/wrk.out")
-    if grep -q "Non-2xx" "$run/wrk.out"; then echo "errors in $1:" >&2; cat "$run/wrk.out" >&2; fi
-    echo "$rps $p99"
-}
-
 echo "measuring: $rounds rounds of ${seconds}s per target, $connections connections, nginx 1 worker, $workers backend threads" >&2
 targets=(static:18080/static c:18080/hello sg:18080/v1/catalog c_kept:18081/hello sg_kept:18081/v1/catalog)
 for round in $(seq "$rounds"); do
@@ -93,16 +84,14 @@ for round in $(seq "$rounds"); do
         measure "http://127.0.0.1:${target#*:}" >>"$run/samples.${target%%:*}"
     done
 done
-# The median sample's "req/s p99" for a target.
-median() { sort -n "$run/samples.$1" | awk '{line[NR] = $0} END {print line[int((NR + 1) / 2)]}'; }
 row() { printf '| %-40s | %10.0f | %8.2f | %5s |\n' "$1" "$2" "$3" "$4"; }
-read -r static_rps static_p99 < <(median static)
+read -r static_rps static_p99 < <(median "$run/samples.static")
 printf '| %-40s | %10s | %8s | %5s |\n' "target (median of $rounds)" "req/s" "p99 ms" "ratio"
 printf '|%s|%s|%s|%s|\n' "------------------------------------------" "------------" "----------" "-------"
 row "nginx return 200 (same body)" "$static_rps" "$static_p99" ""
 for mode in "no keep-alive:" "fastcgi_keep_conn:_kept"; do
-    read -r c_rps c_p99 < <(median "c${mode#*:}")
-    read -r s_rps s_p99 < <(median "sg${mode#*:}")
+    read -r c_rps c_p99 < <(median "$run/samples.c${mode#*:}")
+    read -r s_rps s_p99 < <(median "$run/samples.sg${mode#*:}")
     row "C libfcgi, ${mode%%:*}" "$c_rps" "$c_p99" "1.00"
     row "storegate /v1/catalog, ${mode%%:*}" "$s_rps" "$s_p99" "$(awk -v s="$s_rps" -v c="$c_rps" 'BEGIN {printf "%.2f", s / c}')"
 done

@@ -27,7 +27,11 @@ extension EndToEnd {
             let process = try ManagedProcess(
                 Binaries.storegate.path,
                 ["check-config", "--config", Binaries.deploy.appendingPathComponent("storegate.yaml").path],
-                environment: ["STOREGATE_SERVER_SOCKET_GROUP": ""],
+                environment: [
+                    "STOREGATE_SERVER_SOCKET_GROUP": "",
+                    // The example's ledger lives in systemd's state folder, which a test machine lacks.
+                    "STOREGATE_LEDGER_URL": "sqlite://" + FileManager.default.temporaryDirectory.path + "/check-example-\(UUID()).sqlite",
+                ],
                 logFile: FileManager.default.temporaryDirectory.appendingPathComponent("check-example-\(UUID()).log")
             )
             #expect(process.waitForExit(within: .seconds(20)) == 0, "\(process.log)")
@@ -75,6 +79,34 @@ extension EndToEnd {
             #expect(process.waitForExit(within: .seconds(20)) == 1)
             #expect(process.log.contains("server.workers: must be a whole number, not \"none\""))
             #expect(process.log.contains("missing.yaml: cannot read the catalog file"))
+        }
+    
+        @Test func verificationSettingsAreChecked() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = """
+                server:
+                  listen: 127.0.0.1:9000
+                routes:
+                  - { path: /v1/verify, handler: verify }
+                apple:
+                  production_url: http://buy.itunes.apple.com/verifyReceipt
+                  accept_sandbox: perhaps
+                catalog:
+                  file: catalog.yaml
+                content:
+                  root: content
+                ledger:
+                  url: mysql://db/ledger
+                """
+            let result = try checkConfig(config, in: folder)
+            #expect(result.status == 1)
+            for expected in [
+                "apple.bundle_ids: must list", "apple.production_url: must use https", "apple.accept_sandbox:",
+                "ledger.url: must start with sqlite: or postgres://",
+            ] {
+                #expect(result.output.contains(expected), "missing \(expected) in:\n\(result.output)")
+            }
         }
     }
 }

@@ -70,6 +70,32 @@ extension EndToEnd {
             #expect(try gateway.appStore.calls(receipt)["Production"] == 2)
         }
 
+        @Test func reloadsKeepVerifyingAndRecording() throws {
+            let gateway = try VerifyDeployment()
+            defer { gateway.stop() }
+            let names = try (0..<30).map { index in
+                try gateway.receipt(transactions: [Receipt.transaction(SampleContent.coinsId, "13\(index)")])
+            }
+            let statuses = LockedBox<[Int]>([])
+            let load = Thread {
+                _ = concurrently(3) { part in
+                    for index in stride(from: part, to: names.count, by: 3) {
+                        let status = (try? gateway.verify(names[index]))?.status ?? -1
+                        statuses.mutate { $0.append(status) }
+                        usleep(20_000)
+                    }
+                }
+            }
+            load.start()
+            for _ in 0..<3 {
+                usleep(100_000)
+                gateway.deployment.gateway.signal(SIGHUP)
+            }
+            #expect(ManagedProcess.poll(for: .seconds(20)) { statuses.value.count == names.count })
+            #expect(statuses.value.allSatisfy { $0 == 200 }, "\(statuses.value)")
+            #expect(try gateway.ledgerCounts() == .init(purchases: 30, transactions: 30))
+        }
+
         @Test func killNineLosesNothingThatWasAcknowledged() throws {
             let gateway = try VerifyDeployment()
             defer { gateway.stop() }

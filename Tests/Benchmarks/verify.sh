@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Verify benchmark, in one run on one nginx (1 worker, kept FastCGI connections):
+#   1. /v1/catalog (the reference),
+#   2. /v1/verify, cached: one receipt over and over (the verdict cache answers; the ledger is still written),
+#   3. /v1/verify, cold: a new receipt per request (an Apple call to the instant stand-in + a new ledger row),
+# each with CONNECTIONS connections, ROUNDS interleaved rounds, medians; ratios against the catalog. Then
+#   4. the catalog's p99 with 16 connections, alone and while 200 verifies wait on a 2-second Apple.
+# Usage: Tests/Benchmarks/verify.sh [SECONDS per run, default 10] [CONNECTIONS, default 64] [ROUNDS, default 3]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+seconds="${1:-10}"
+connections="${2:-64}"
+rounds="${3:-3}"
+source "$top/Tests/Benchmarks/common.sh"
+for tool in wrk curl; do command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install wrk curl nginx libfcgi-dev libsqlite3-dev)"; exit 1; }; done
+
+run=$(mktemp -d /tmp/storegate-verify-bench.XXXXXX)
+chmod 755 "$run"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done; done
+    rm -rf "$run"
+}
+trap cleanup EXIT
+
+echo "building storegate and the App Store stand-in (release)..." >&2
+(cd "$top" && swift build -c release --product storegate >/dev/null && swift build -c release --product storegate-appstore-sim >/dev/null)
+bin="$(cd "$top" && swift build -c release --show-bin-path)"
+
+# Two stand-ins (instant, and 2 s per answer) and a gateway on each, both with the deploy/ example config.
+"$bin/storegate-appstore-sim" --listen 127.0.0.1:18090 --accept-any com.example.magazine.issue42 >/dev/null &
+pids+=($!)
+"$bin/storegate-appstore-sim" --listen 127.0.0.1:18091 --accept-any com.example.magazine.issue42 --delay-ms 2000 >/dev/null &
+pids+=($!)
+for name in fast slow; do
+    sim_port=$([ $name = fast ] && echo 18090 || echo 18091)
+    STOREGATE_SERVER_LISTEN="$run/$name.sock" STOREGATE_SERVER_SOCKET_MODE=0666 STOREGATE_SERVER_SOCKET_GROUP="" \
+        STOREGATE_SERVER_WORKERS=320 STOREGATE_APPLE_MAX_CONNECTIONS=256 \
+        STOREGATE_APPLE_PRODUCTION_URL="http://127.0.0.1:$sim_port/verifyReceipt" \
+        STOREGATE_APPLE_SANDBOX_URL="http://127.0.0.1:$sim_port/sandbox/verifyReceipt" \
+        STOREGATE_LEDGER_URL="sqlite://$run/$name.sqlite" \
+        "$bin/storegate" serve --config "$top/deploy/storegate.yaml" 2>"$run/$name.log" &
+    pids+=($!)
+    wait_for_socket "$run/$name.sock"
+done
+
+mkdir -p "$run/tmp"
+cat >"$run/nginx.conf" <<CONF
+user nobody nogroup; daemon off; worker_processes 1; pid $run/nginx.pid; error_log $run/nginx.log;
+events { worker_connections 4096; }
+http {
+  access_log off; client_body_temp_path $run/tmp; fastcgi_temp_path $run/tmp;
+  proxy_temp_path $run/tmp; uwsgi_temp_path $run/tmp; scgi_temp_path $run/tmp;
+  upstream fast { server unix:$run/fast.sock; keepalive 16; }
+  upstream slow { server unix:$run/slow.sock; keepalive 16; }
+  server { listen 127.0.0.1:18085;
+    location /v1/ { include /etc/nginx/fastcgi_params; fastcgi_pass fast; fastcgi_keep_conn on; } }
+  server { listen 127.0.0.1:18086;
+    location /v1/ { include /etc/nginx/fastcgi_params; fastcgi_pass slow; fastcgi_keep_conn on; fastcgi_read_timeout 60s; } }
+}
+CONF
+/usr/sbin/nginx -p "$run" -c "$run/nginx.conf" &
+pids+=($!)
+for _ in $(seq 50); do curl -fs -o /dev/null http://127.0.0.1:18085/v1/catalog && break; sleep 0.1; done
+
+# wrk scripts: one fixed receipt, and a new receipt (24 digits: valid base64) on every request.
+cat >"$run/cached.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"receipt-data":"YmVuY2htYXJrLWNhY2hlZA=="}'
+LUA
+cat >"$run/cold.lua" <<'LUA'
+local counter = 0
+local prefix = 0
+setup = function(thread) thread:set("prefix", math.random(10000000, 99999999)) end
+init = function() math.randomseed(os.time() + prefix) end
+request = function()
+  counter = counter + 1
+  local body = string.format('{"receipt-data":"%08d%08d%08d"}', prefix, counter, math.random(0, 99999999))
+  return wrk.format("POST", nil, {["Content-Type"] = "application/json"}, body)
+end
+LUA
+curl -fs -d '{"receipt-data":"YmVuY2htYXJrLWNhY2hlZA=="}' http://127.0.0.1:18085/v1/verify | grep -q '"status":0' \
+    || { echo "verify does not answer 200:"; cat "$run/fast.log"; exit 1; }
+
+echo "measuring: $rounds rounds of ${seconds}s per target, $connections connections, nginx 1 worker" >&2
+for round in $(seq "$rounds"); do
+    measure http://127.0.0.1:18085/v1/catalog >>"$run/samples.catalog"
+    measure http://127.0.0.1:18085/v1/verify -s "$run/cached.lua" >>"$run/samples.cached"
+    measure http://127.0.0.1:18085/v1/verify -s "$run/cold.lua" >>"$run/samples.cold"
+done
+row() { printf '| %-44s | %10.0f | %8.2f | %5s |\n' "$1" "$2" "$3" "$4"; }
+read -r cat_rps cat_p99 < <(median "$run/samples.catalog")
+read -r hot_rps hot_p99 < <(median "$run/samples.cached")
+read -r cold_rps cold_p99 < <(median "$run/samples.cold")
+printf '| %-44s | %10s | %8s | %5s |\n' "target (median of $rounds, $connections connections)" "req/s" "p99 ms" "ratio"
+printf '|%s|%s|%s|%s|\n' "----------------------------------------------" "------------" "----------" "-------"
+row "/v1/catalog" "$cat_rps" "$cat_p99" "1.00"
+row "/v1/verify, cached verdict" "$hot_rps" "$hot_p99" "$(awk -v a="$hot_rps" -v b="$cat_rps" 'BEGIN {printf "%.2f", a / b}')"
+row "/v1/verify, cold (Apple call + new ledger row)" "$cold_rps" "$cold_p99" "$(awk -v a="$cold_rps" -v b="$cat_rps" 'BEGIN {printf "%.2f", a / b}')"
+
+# 4. The catalog beside 200 verifies held by a 2-second Apple (new receipts, so nothing is shared).
+connections=16
+read -r idle_rps idle_p99 < <(measure http://127.0.0.1:18086/v1/catalog)
+wrk -t1 -c200 -d"$((seconds + 4))s" --timeout 10s --latency -s "$run/cold.lua" http://127.0.0.1:18086/v1/verify >"$run/slow.out" 2>&1 &
+slow=$!
+sleep 2
+read -r busy_rps busy_p99 < <(measure http://127.0.0.1:18086/v1/catalog)
+wait $slow
+read -r slow_rps slow_p99 < <(wrk_figures "$run/slow.out" slow-verify)
+echo
+printf '| %-44s | %10s | %8s |\n' "catalog, 16 connections" "req/s" "p99 ms"
+printf '|%s|%s|%s|\n' "----------------------------------------------" "------------" "----------"
+printf '| %-44s | %10.0f | %8.2f |\n' "alone" "$idle_rps" "$idle_p99"
+printf '| %-44s | %10.0f | %8.2f |\n' "while 200 verifies wait on a 2 s Apple" "$busy_rps" "$busy_p99"
+printf '| %-44s | %10.0f | %8.2f |\n' "(those verifies)" "$slow_rps" "$slow_p99"
