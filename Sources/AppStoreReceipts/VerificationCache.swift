@@ -16,6 +16,8 @@ final class VerificationCache: Sendable {
         let expires: ContinuousClock.Instant
         let cost: Int
         var lastUse: UInt64
+        /// The stamp of this entry's record in `State.order`.
+        var queuedAt: UInt64
     }
 
     private struct State {
@@ -23,6 +25,10 @@ final class VerificationCache: Sendable {
         var cost = 0
         var uses: UInt64 = 0
         var flights: [ReceiptDigest: Flight] = [:]
+        /// Eviction order, oldest first from `head`: one record per entry, re-queued when the entry was
+        /// used since (so eviction is amortised O(1), least recently used first); stale records are skipped.
+        var order: [(digest: ReceiptDigest, stamp: UInt64)] = []
+        var head = 0
     }
 
     private let ttl: Duration
@@ -81,13 +87,35 @@ final class VerificationCache: Sendable {
     private func store(_ verdict: Verdict, cost: Int, for digest: ReceiptDigest, in state: inout State) {
         guard ttl > .zero, cost <= maxBytes else { return }
         state.uses += 1
-        state.entries[digest] = Entry(verdict: verdict, expires: .now + ttl, cost: cost, lastUse: state.uses)
+        if let replaced = state.entries[digest] { state.cost -= replaced.cost }
+        state.entries[digest] = Entry(verdict: verdict, expires: .now + ttl, cost: cost, lastUse: state.uses, queuedAt: state.uses)
+        state.order.append((digest, state.uses))
         state.cost += cost
-        while state.cost > maxBytes, let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            state.entries[oldest.key] = nil
-            state.cost -= oldest.value.cost
+        while state.cost > maxBytes, state.head < state.order.count {
+            let (oldest, stamp) = state.order[state.head]
+            state.head += 1
+            guard let entry = state.entries[oldest], entry.queuedAt == stamp else { continue }
+            if entry.lastUse > stamp {
+                state.order.append((oldest, entry.lastUse))
+                state.entries[oldest]?.queuedAt = entry.lastUse
+            } else {
+                state.entries[oldest] = nil
+                state.cost -= entry.cost
+            }
+        }
+        if state.order.count - state.head > 2 * state.entries.count + 1024 {
+            // Mostly stale records (expired or replaced entries): rebuild from the live entries.
+            state.order = state.entries.map { ($0.key, $0.value.lastUse) }.sorted { $0.stamp < $1.stamp }
+            state.head = 0
+            for (digest, stamp) in state.order { state.entries[digest]?.queuedAt = stamp }
+        } else if state.head > 1024, state.head * 2 > state.order.count {
+            state.order.removeFirst(state.head)
+            state.head = 0
         }
     }
+
+    /// Records waiting in the eviction order (for tests: it stays proportional to the entries).
+    var queuedRecords: Int { state.withLock { $0.order.count - $0.head } }
 
     /// How many verdicts are held and the bytes they count for.
     var usage: (entries: Int, bytes: Int) { state.withLock { ($0.entries.count, $0.cost) } }

@@ -6,7 +6,7 @@ extension SQLiteLedger {
     /// Inserts a purchase seen for the first time; false when its key is already present.
     static func insertPurchase(_ purchase: LedgerTransaction, batch: LedgerBatch, db: Database) throws -> Bool {
         let now = milliseconds(batch.recordedAt)
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO purchases (environment, purchase_key, product_id, bundle_id, original_transaction_id,
                     latest_transaction_id, web_order_line_item_id, purchase_date_ms, expires_date_ms,
@@ -15,6 +15,7 @@ extension SQLiteLedger {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (environment, purchase_key) DO NOTHING
                 """,
+        ).execute(
             arguments: [
                 purchase.environment, purchase.purchaseKey.rawValue, purchase.productId, purchase.bundleId,
                 purchase.originalTransactionId, purchase.transactionId, purchase.webOrderLineItemId,
@@ -29,7 +30,7 @@ extension SQLiteLedger {
     /// Refreshes a known purchase: a newer transaction (a restore) becomes the latest, expiry only grows,
     /// and a cancellation once seen is kept.
     static func updatePurchase(_ purchase: LedgerTransaction, batch: LedgerBatch, db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE purchases SET
                     latest_transaction_id = CASE WHEN coalesce(:purchase, 0) >= coalesce(purchase_date_ms, 0)
@@ -41,6 +42,7 @@ extension SQLiteLedger {
                     last_seen_ms = :now, last_source = :source
                 WHERE environment = :environment AND purchase_key = :key
                 """,
+        ).execute(
             arguments: [
                 "purchase": purchase.purchaseDate.map(milliseconds), "transaction": purchase.transactionId,
                 "expires": purchase.expiresDate.map(milliseconds),
@@ -53,7 +55,7 @@ extension SQLiteLedger {
 
     static func upsertTransaction(_ transaction: LedgerTransaction, batch: LedgerBatch, db: Database) throws {
         let now = milliseconds(batch.recordedAt)
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO transactions (environment, transaction_id, purchase_key, product_id,
                     original_transaction_id, web_order_line_item_id, purchase_date_ms, expires_date_ms,
@@ -64,6 +66,7 @@ extension SQLiteLedger {
                     cancellation_date_ms = coalesce(excluded.cancellation_date_ms, cancellation_date_ms),
                     last_seen_ms = excluded.last_seen_ms
                 """,
+        ).execute(
             arguments: [
                 transaction.environment, transaction.transactionId, transaction.purchaseKey.rawValue,
                 transaction.productId, transaction.originalTransactionId, transaction.webOrderLineItemId,

@@ -2,10 +2,13 @@ import Foundation
 import GRDB
 
 /// The embedded ledger: one SQLite file in WAL mode, written with `synchronous = FULL` so a committed batch
-/// survives a crash of the process or the machine. Readers never wait for the writer; writers (threads or
-/// other processes) queue behind SQLite's lock for up to `busyTimeout`.
+/// survives a crash of the process or the machine. Batches recorded at the same moment are committed
+/// together (``GroupCommit``), each in its own savepoint, so concurrent requests share an fsync without
+/// sharing a fate. Readers never wait for the writer; other processes queue behind SQLite's lock for up to
+/// `busyTimeout`.
 public final class SQLiteLedger: PurchaseLedger {
     private let pool: DatabasePool
+    private let group: GroupCommit<LedgerBatch, RecordOutcome>
 
     /// Opens (creating and migrating when needed) the ledger at `path`.
     public init(path: String, busyTimeout: TimeInterval = 5) throws(LedgerError) {
@@ -14,31 +17,54 @@ public final class SQLiteLedger: PurchaseLedger {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
+        let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
         } catch {
             throw .unavailable("cannot open \(path): \(Self.describe(error))")
         }
+        self.pool = pool
+        group = GroupCommit { batches throws(LedgerError) in
+            do {
+                return try pool.write { db in try batches.map { batch in try Self.record(batch, in: db) } }
+            } catch {
+                throw .unavailable(Self.describe(error))
+            }
+        }
     }
 
     public func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome {
-        try guarded {
-            try pool.write { db in
+        try group.submit(batch)
+    }
+
+    /// Records one batch of a group inside its own savepoint: a batch that fails leaves no trace and fails
+    /// alone.
+    private static func record(_ batch: LedgerBatch, in db: Database) throws -> Result<RecordOutcome, LedgerError> {
+        var outcome = Result<RecordOutcome, LedgerError>.failure(.unavailable("not recorded"))
+        do {
+            try db.inSavepoint {
                 var recorded = 0
-                for purchase in batch.purchases {
-                    if try Self.insertPurchase(purchase, batch: batch, db: db) {
+                let purchases = batch.purchases
+                for purchase in purchases {
+                    if try insertPurchase(purchase, batch: batch, db: db) {
                         recorded += 1
                     } else {
-                        try Self.updatePurchase(purchase, batch: batch, db: db)
+                        try updatePurchase(purchase, batch: batch, db: db)
                     }
                 }
                 for transaction in batch.transactions {
-                    try Self.upsertTransaction(transaction, batch: batch, db: db)
+                    try upsertTransaction(transaction, batch: batch, db: db)
                 }
-                return RecordOutcome(recorded: recorded, known: batch.purchases.count - recorded)
+                outcome = .success(RecordOutcome(recorded: recorded, known: purchases.count - recorded))
+                return .commit
             }
+        } catch let error as DatabaseError where error.resultCode != .SQLITE_BUSY && error.resultCode != .SQLITE_FULL
+            && error.resultCode != .SQLITE_IOERR
+        {
+            return .failure(.unavailable(describe(error)))
         }
+        return outcome
     }
 
     public func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase] {

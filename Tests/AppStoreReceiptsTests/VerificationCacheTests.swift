@@ -55,6 +55,17 @@ import Testing
         #expect(try !fill("b"))
     }
 
+    @Test func evictionStaysCheapAndBoundedUnderChurn() throws {
+        let cache = VerificationCache(ttl: .seconds(60), maxBytes: 10_000)
+        for index in 0..<30_000 {
+            _ = try cache.verdict(for: digest("r\(index % 3000)"), deadline: deadline) { () throws(UpstreamFailure) in
+                (Self.verified, cost: 100)
+            }
+        }
+        #expect(cache.usage == (entries: 100, bytes: 10_000))
+        #expect(cache.queuedRecords <= 2 * 100 + 1024)
+    }
+
     @Test func aZeroTTLKeepsNothing() throws {
         let cache = VerificationCache(ttl: .zero, maxBytes: 1000)
         _ = try cache.verdict(for: digest("a"), deadline: deadline) { () throws(UpstreamFailure) in (Self.verified, cost: 10) }
