@@ -72,7 +72,9 @@ public final class AppStoreClient: Sendable {
                 case .accept:
                     return (response, endpoint)
                 case .switchToSandbox, .switchToProduction:
-                    guard switches < 2 else { throw noted(.unavailable(reason: "Apple keeps redirecting between production and sandbox")) }
+                    guard switches < 2 else {
+                        throw noted(.unavailable(reason: "Apple keeps redirecting between production and sandbox"))
+                    }
                     switches += 1
                     endpoint = endpoint == .production ? .sandbox : .production
                     continue
@@ -93,10 +95,13 @@ public final class AppStoreClient: Sendable {
             }
             let pause = backoff(afterAttempt: attempts)
             guard attempts < settings.maxAttempts, ContinuousClock.now + pause + .milliseconds(50) < deadline else {
-                logger.warning("the App Store gave no verdict", metadata: ["reason": "\(trouble)", "attempts": "\(attempts)"])
+                logger.warning(
+                    "the App Store gave no verdict", metadata: ["reason": "\(trouble)", "attempts": "\(attempts)"])
                 throw noted(.unavailable(reason: trouble))
             }
-            logger.info("retrying the App Store", metadata: ["reason": "\(trouble)", "pause_ms": "\(pause.nanoseconds / 1_000_000)"])
+            logger.info(
+                "retrying the App Store",
+                metadata: ["reason": "\(trouble)", "pause_ms": "\(pause.nanoseconds / 1_000_000)"])
             Thread.sleep(forTimeInterval: Double(pause.nanoseconds) / 1e9)
         }
     }
@@ -114,14 +119,18 @@ public final class AppStoreClient: Sendable {
     }
 
     private func requestBody(receiptData: String, excludeOldTransactions: Bool) -> [UInt8] {
-        var fields: [String: any Sendable] = ["receipt-data": receiptData, "exclude-old-transactions": excludeOldTransactions]
+        var fields: [String: any Sendable] = [
+            "receipt-data": receiptData, "exclude-old-transactions": excludeOldTransactions,
+        ]
         if !settings.sharedSecret.isEmpty { fields["password"] = settings.sharedSecret }
         // A dictionary of strings and a boolean always serialises.
         return Array((try? JSONSerialization.data(withJSONObject: fields)) ?? Data())
     }
 
     /// One POST to `endpoint`, bounded by the per-call timeout and the deadline.
-    private func call(_ endpoint: Endpoint, body: [UInt8], deadline: ContinuousClock.Instant) -> Result<VerifyReceiptResponse, CallFailure> {
+    private func call(_ endpoint: Endpoint, body: [UInt8], deadline: ContinuousClock.Instant) -> Result<
+        VerifyReceiptResponse, CallFailure
+    > {
         let remaining = ContinuousClock.now.duration(to: deadline)
         let limit = min(settings.callTimeout, remaining)
         guard limit > .milliseconds(50) else { return .failure(CallFailure("no time left before the deadline")) }
@@ -130,7 +139,8 @@ public final class AppStoreClient: Sendable {
             var request = try HTTPClient.Request(url: url, method: .POST, body: .bytes(body))
             request.headers.add(name: "Content-Type", value: "application/json")
             let accumulator = ResponseAccumulator(request: request, maxBodySize: Self.maxAnswerBytes)
-            let task = http.execute(request: request, delegate: accumulator, deadline: .now() + .nanoseconds(limit.nanoseconds))
+            let task = http.execute(
+                request: request, delegate: accumulator, deadline: .now() + .nanoseconds(limit.nanoseconds))
             let response = try task.futureResult.wait()
             guard response.status.code == 200 else {
                 return .failure(CallFailure("HTTP \(response.status.code) from \(endpoint.rawValue)"))

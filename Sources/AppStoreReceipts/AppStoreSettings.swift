@@ -27,7 +27,9 @@ public struct AppStoreSettings: Sendable {
     public init(_ reader: ConfigReader) {
         let apple = reader.scoped("apple")
         bundleIds = Set(apple.stringList("bundle_ids"))
-        if bundleIds.isEmpty { apple.report("bundle_ids", "must list the bundle ids of the apps this server sells for") }
+        if bundleIds.isEmpty {
+            apple.report("bundle_ids", "must list the bundle ids of the apps this server sells for")
+        }
         productionURL = Self.url(apple, "production_url", default: Self.appleProductionURL)
         sandboxURL = Self.url(apple, "sandbox_url", default: Self.appleSandboxURL)
         sharedSecret = apple.string("shared_secret", default: "")

@@ -58,10 +58,12 @@ public final class AppStoreVerifier: Sendable {
         }
         switch verdict {
         case .rejected(let status):
-            logger.info("receipt rejected by the App Store", metadata: ["apple_status": "\(status)", "cached": "\(cached)"])
+            logger.info(
+                "receipt rejected by the App Store", metadata: ["apple_status": "\(status)", "cached": "\(cached)"])
             throw .receiptInvalid(appleStatus: status)
         case .verified(let response, let endpoint):
-            return try accept(response, endpoint: endpoint, source: source, cached: cached, context: context, logger: logger)
+            return try accept(
+                response, endpoint: endpoint, source: source, cached: cached, context: context, logger: logger)
         }
     }
 

@@ -18,7 +18,9 @@ public enum Credential: Sendable, Equatable {
             self = .downloadToken(String(parts[1]))
             return
         }
-        guard let receipt = try ReceiptRequestBody(from: request)?.receiptData else { throw GatewayError.receiptRequired }
+        guard let receipt = try ReceiptRequestBody(from: request)?.receiptData else {
+            throw GatewayError.receiptRequired
+        }
         self = .receipt(receipt)
     }
 }

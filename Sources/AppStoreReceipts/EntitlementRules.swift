@@ -7,7 +7,8 @@ public enum EntitlementRules {
     /// One entitlement per catalog product: non-consumables and free subscriptions without a cancellation;
     /// subscriptions not cancelled whose period ends after `now` (the latest period counts); never
     /// consumables, and never products the catalog does not sell.
-    public static func entitlements(from transactions: [AppleTransaction], catalog: Catalog, now: Date) -> [Entitlement] {
+    public static func entitlements(from transactions: [AppleTransaction], catalog: Catalog, now: Date) -> [Entitlement]
+    {
         var best: [String: Entitlement] = [:]
         for transaction in transactions where transaction.cancellationDate == nil {
             guard let product = catalog.product(id: transaction.productId) else { continue }
@@ -37,7 +38,8 @@ public enum EntitlementRules {
         case .nonConsumable, .freeSubscription:
             return .original(transaction.originalTransactionId)
         case .autoRenewable:
-            return transaction.webOrderLineItemId.map(PurchaseKey.subscriptionPeriod) ?? .transaction(transaction.transactionId)
+            return transaction.webOrderLineItemId.map(PurchaseKey.subscriptionPeriod)
+                ?? .transaction(transaction.transactionId)
         case .consumable, .nonRenewing, nil:
             return .transaction(transaction.transactionId)
         }

@@ -74,7 +74,9 @@ final class VerificationCache: Sendable {
         case .follower(let flight):
             return (try flight.wait(until: deadline).get(), true)
         case .leader(let flight):
-            let result: Result<(Verdict, cost: Int), UpstreamFailure> = Result { () throws(UpstreamFailure) in try compute() }
+            let result: Result<(Verdict, cost: Int), UpstreamFailure> = Result { () throws(UpstreamFailure) in
+                try compute()
+            }
             state.withLock { state in
                 state.flights[digest] = nil
                 if case .success(let (verdict, cost)) = result { store(verdict, cost: cost, for: digest, in: &state) }
@@ -88,7 +90,8 @@ final class VerificationCache: Sendable {
         guard ttl > .zero, cost <= maxBytes else { return }
         state.uses += 1
         if let replaced = state.entries[digest] { state.cost -= replaced.cost }
-        state.entries[digest] = Entry(verdict: verdict, expires: .now + ttl, cost: cost, lastUse: state.uses, queuedAt: state.uses)
+        state.entries[digest] = Entry(
+            verdict: verdict, expires: .now + ttl, cost: cost, lastUse: state.uses, queuedAt: state.uses)
         state.order.append((digest, state.uses))
         state.cost += cost
         while state.cost > maxBytes, state.head < state.order.count {

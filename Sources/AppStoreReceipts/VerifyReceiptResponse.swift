@@ -35,7 +35,11 @@ public struct VerifyReceiptResponse: Sendable, Equatable {
         var seen = Set<String>()
         transactions = candidates.compactMap(AppleTransaction.init)
             .filter { seen.insert($0.transactionId).inserted }
-            .sorted { ($0.purchaseDate ?? .distantPast, $0.transactionId) < ($1.purchaseDate ?? .distantPast, $1.transactionId) }
+            .sorted {
+                ($0.purchaseDate ?? .distantPast, $0.transactionId) < (
+                    $1.purchaseDate ?? .distantPast, $1.transactionId
+                )
+            }
     }
 }
 

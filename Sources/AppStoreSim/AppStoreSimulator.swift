@@ -31,7 +31,10 @@ public final class AppStoreSimulator: Sendable {
     ///   - sharedSecret: when set, calls whose `password` differs answer 21004.
     ///   - acceptAnyProduct: when set, an unknown receipt is a fresh purchase of this product (benchmarks).
     ///   - acceptAnyDelayMs: how long such answers take (a slow Apple under load).
-    public init(receipts: [SimReceipt] = [], sharedSecret: String? = nil, acceptAnyProduct: String? = nil, acceptAnyDelayMs: Int = 0) {
+    public init(
+        receipts: [SimReceipt] = [], sharedSecret: String? = nil, acceptAnyProduct: String? = nil,
+        acceptAnyDelayMs: Int = 0
+    ) {
         self.sharedSecret = sharedSecret
         self.acceptAnyProduct = acceptAnyProduct
         self.acceptAnyDelayMs = acceptAnyDelayMs
@@ -56,8 +59,9 @@ public final class AppStoreSimulator: Sendable {
         case ("POST", "/sandbox/verifyReceipt"): return verify(body, host: "Sandbox")
         case ("POST", "/_sim/receipts"):
             let decoder = JSONDecoder()
-            guard let list = (try? decoder.decode([SimReceipt].self, from: Data(body)))
-                ?? (try? decoder.decode(SimReceipt.self, from: Data(body))).map({ [$0] })
+            guard
+                let list = (try? decoder.decode([SimReceipt].self, from: Data(body)))
+                    ?? (try? decoder.decode(SimReceipt.self, from: Data(body))).map({ [$0] })
             else { return Answer(status: 400, body: Array("not a fixture receipt or list of them\n".utf8)) }
             add(list)
             return Answer(status: 201, body: Array("{\"added\":\(list.count)}".utf8))
@@ -98,7 +102,9 @@ public final class AppStoreSimulator: Sendable {
         if let body = step.body { return Answer(body: Array(body.utf8)) }
         if let code = step.status {
             var fields: [String: Any] = ["status": code, "environment": fixture.environment]
-            if let retryable = step.isRetryable { fields[step.underscore == true ? "is_retryable" : "is-retryable"] = retryable }
+            if let retryable = step.isRetryable {
+                fields[step.underscore == true ? "is_retryable" : "is-retryable"] = retryable
+            }
             return Answer(body: Array((try? JSONSerialization.data(withJSONObject: fields)) ?? Data()))
         }
         let renderer = AppleAnswerRenderer(fixture: fixture, receiptData: receiptData, epoch: added, now: Date())
@@ -109,8 +115,11 @@ public final class AppStoreSimulator: Sendable {
         if let known = state.withLock({ $0.receipts[name] }) { return known }
         guard let acceptAnyProduct else { return nil }
         // A stable id per receipt, so the same unknown receipt is the same purchase every time.
-        let digits = String(name.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 } % 1_000_000_000_000_000)
-        var receipt = SimReceipt(receipt: name, transactions: [SimTransaction(productId: acceptAnyProduct, transactionId: digits)])
+        let digits = String(
+            name.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+                % 1_000_000_000_000_000)
+        var receipt = SimReceipt(
+            receipt: name, transactions: [SimTransaction(productId: acceptAnyProduct, transactionId: digits)])
         if acceptAnyDelayMs > 0 { receipt.steps = [SimStep(delayMs: acceptAnyDelayMs)] }
         return (receipt, Date())
     }

@@ -4,7 +4,9 @@ import Foundation
 enum SimDate {
     static func resolve(_ text: String, now: Date = Date()) -> Date? {
         if text == "now" { return now }
-        if let sign = text.first, sign == "+" || sign == "-", let unit = text.last, let amount = Double(text.dropFirst().dropLast()) {
+        if let sign = text.first, sign == "+" || sign == "-", let unit = text.last,
+            let amount = Double(text.dropFirst().dropLast())
+        {
             let seconds: Double
             switch unit {
             case "s": seconds = amount

@@ -62,16 +62,21 @@ private final class SimRequestHandler: ChannelInboundHandler, RemovableChannelHa
         }
     }
 
-    private func write(_ answer: AppStoreSimulator.Answer, keepAlive: Bool, version: HTTPVersion, context: ChannelHandlerContext) {
+    private func write(
+        _ answer: AppStoreSimulator.Answer, keepAlive: Bool, version: HTTPVersion, context: ChannelHandlerContext
+    ) {
         guard !answer.reset else {
             context.close(promise: nil)
             return
         }
         var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: answer.status == 200 || answer.status == 201 ? "application/json" : "text/plain")
+        headers.add(
+            name: "Content-Type",
+            value: answer.status == 200 || answer.status == 201 ? "application/json" : "text/plain")
         headers.add(name: "Content-Length", value: String(answer.body.count))
         if !keepAlive { headers.add(name: "Connection", value: "close") }
-        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)
+        let head = HTTPResponseHead(
+            version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil)
         let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))

@@ -10,7 +10,8 @@ public enum LedgerLocation: Sendable, Equatable {
         if url.hasPrefix("sqlite://") {
             let path = String(url.dropFirst("sqlite://".count))
             guard path.hasPrefix("/"), path.count > 1 else {
-                throw .unsupportedURL("sqlite:// must be followed by an absolute path, as in sqlite:///var/lib/storegate/ledger.sqlite")
+                throw .unsupportedURL(
+                    "sqlite:// must be followed by an absolute path, as in sqlite:///var/lib/storegate/ledger.sqlite")
             }
             self = .sqlite(path: path)
         } else if url.hasPrefix("sqlite:") {

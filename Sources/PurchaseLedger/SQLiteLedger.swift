@@ -59,7 +59,8 @@ public final class SQLiteLedger: PurchaseLedger {
                 outcome = .success(RecordOutcome(recorded: recorded, known: purchases.count - recorded))
                 return .commit
             }
-        } catch let error as DatabaseError where error.resultCode != .SQLITE_BUSY && error.resultCode != .SQLITE_FULL
+        } catch let error as DatabaseError
+            where error.resultCode != .SQLITE_BUSY && error.resultCode != .SQLITE_FULL
             && error.resultCode != .SQLITE_IOERR
         {
             return .failure(.unavailable(describe(error)))

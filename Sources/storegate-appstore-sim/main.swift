@@ -18,7 +18,9 @@ func fail(_ message: String) -> Never {
 var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
-    guard ["--listen", "--fixtures", "--shared-secret", "--accept-any", "--delay-ms"].contains(flag), let value = arguments.popFirst() else {
+    guard ["--listen", "--fixtures", "--shared-secret", "--accept-any", "--delay-ms"].contains(flag),
+        let value = arguments.popFirst()
+    else {
         fail(flag == "--help" ? usage : "unexpected \"\(flag)\"\n\(usage)")
     }
     options[flag] = value

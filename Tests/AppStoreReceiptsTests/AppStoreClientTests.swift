@@ -16,13 +16,16 @@ import Testing
               sandbox_url: http://127.0.0.1:\(server.port)/sandbox/verifyReceipt
             \(apple)
             """
-        let reader = ConfigReader(document: try ConfigValue.parse(yaml: yaml, source: "test"), baseDirectory: "/tmp", environment: [:])
+        let reader = ConfigReader(
+            document: try ConfigValue.parse(yaml: yaml, source: "test"), baseDirectory: "/tmp", environment: [:])
         let settings = AppStoreSettings(reader)
         #expect(reader.problems.isEmpty)
         return AppStoreClient(settings: settings)
     }
 
-    static func verify(_ client: AppStoreClient, _ name: String, within limit: Duration = .seconds(10)) throws(UpstreamFailure) -> VerifyReceiptResponse {
+    static func verify(_ client: AppStoreClient, _ name: String, within limit: Duration = .seconds(10))
+        throws(UpstreamFailure) -> VerifyReceiptResponse
+    {
         try client.verify(
             receiptData: Data(name.utf8).base64EncodedString(), excludeOldTransactions: false,
             deadline: .now + limit, logger: Logger(label: "test")
@@ -69,7 +72,8 @@ import Testing
     ])
     func unsafeOrWrongSettingsAreConfigProblems(line: String, key: String) throws {
         let yaml = "apple:\n" + (line.hasPrefix("bundle_ids") ? "" : "  bundle_ids: [a]\n") + "  \(line)\n"
-        let reader = ConfigReader(document: try ConfigValue.parse(yaml: yaml, source: "test"), baseDirectory: "/tmp", environment: [:])
+        let reader = ConfigReader(
+            document: try ConfigValue.parse(yaml: yaml, source: "test"), baseDirectory: "/tmp", environment: [:])
         _ = AppStoreSettings(reader)
         #expect(reader.problems.map(\.keyPath).contains(key), "\(reader.problems)")
     }

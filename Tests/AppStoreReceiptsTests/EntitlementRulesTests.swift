@@ -17,7 +17,10 @@ import Testing
     )
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func transaction(_ id: String, _ product: String, original: String? = nil, lineItem: String? = nil, expires: Double? = nil, cancelled: Bool = false) -> AppleTransaction {
+    func transaction(
+        _ id: String, _ product: String, original: String? = nil, lineItem: String? = nil, expires: Double? = nil,
+        cancelled: Bool = false
+    ) -> AppleTransaction {
         var fields: [String: JSONValue] = ["transaction_id": .string(id), "product_id": .string(product)]
         if let original { fields["original_transaction_id"] = .string(original) }
         if let lineItem { fields["web_order_line_item_id"] = .string(lineItem) }
@@ -52,10 +55,18 @@ import Testing
     }
 
     @Test func ledgerKeysFollowTheProductKind() {
-        #expect(EntitlementRules.purchaseKey(of: transaction("9", "book", original: "1"), catalog: catalog) == .original("1"))
-        #expect(EntitlementRules.purchaseKey(of: transaction("9", "monthly", lineItem: "L"), catalog: catalog) == .subscriptionPeriod("L"))
+        #expect(
+            EntitlementRules.purchaseKey(of: transaction("9", "book", original: "1"), catalog: catalog)
+                == .original("1"))
+        #expect(
+            EntitlementRules.purchaseKey(of: transaction("9", "monthly", lineItem: "L"), catalog: catalog)
+                == .subscriptionPeriod("L"))
         #expect(EntitlementRules.purchaseKey(of: transaction("9", "monthly"), catalog: catalog) == .transaction("9"))
-        #expect(EntitlementRules.purchaseKey(of: transaction("9", "coins", original: "1"), catalog: catalog) == .transaction("9"))
-        #expect(EntitlementRules.purchaseKey(of: transaction("9", "unknown", original: "1"), catalog: catalog) == .transaction("9"))
+        #expect(
+            EntitlementRules.purchaseKey(of: transaction("9", "coins", original: "1"), catalog: catalog)
+                == .transaction("9"))
+        #expect(
+            EntitlementRules.purchaseKey(of: transaction("9", "unknown", original: "1"), catalog: catalog)
+                == .transaction("9"))
     }
 }

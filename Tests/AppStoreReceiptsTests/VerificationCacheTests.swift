@@ -44,7 +44,9 @@ import Testing
     @Test func theByteBudgetEvictsTheLeastRecentlyUsed() throws {
         let cache = VerificationCache(ttl: .seconds(60), maxBytes: 1000)
         func fill(_ name: String) throws -> Bool {
-            try cache.verdict(for: digest(name), deadline: deadline) { () throws(UpstreamFailure) in (Self.verified, cost: 400) }.cached
+            try cache.verdict(for: digest(name), deadline: deadline) { () throws(UpstreamFailure) in
+                (Self.verified, cost: 400)
+            }.cached
         }
         #expect(try !fill("a"))
         #expect(try !fill("b"))
@@ -68,7 +70,9 @@ import Testing
 
     @Test func aZeroTTLKeepsNothing() throws {
         let cache = VerificationCache(ttl: .zero, maxBytes: 1000)
-        _ = try cache.verdict(for: digest("a"), deadline: deadline) { () throws(UpstreamFailure) in (Self.verified, cost: 10) }
+        _ = try cache.verdict(for: digest("a"), deadline: deadline) { () throws(UpstreamFailure) in
+            (Self.verified, cost: 10)
+        }
         #expect(cache.usage.entries == 0)
     }
 
@@ -84,7 +88,8 @@ import Testing
         usleep(100_000)
         let started = ContinuousClock.now
         #expect(throws: UpstreamFailure.self) {
-            _ = try cache.verdict(for: digest("slow"), deadline: .now + .milliseconds(300)) { () throws(UpstreamFailure) in
+            _ = try cache.verdict(for: digest("slow"), deadline: .now + .milliseconds(300)) {
+                () throws(UpstreamFailure) in
                 (Self.verified, cost: 10)
             }
         }

@@ -1,8 +1,8 @@
 import AppStoreReceipts
 import GatewayCore
 import Logging
-import Testing
 import TestbedHandlers
+import Testing
 
 @Suite struct VerificationMiddlewareTests {
     private let context = RequestContext(requestId: "t", deadline: .now + .seconds(5), logger: Logger(label: "t"))
@@ -23,7 +23,8 @@ import TestbedHandlers
             try Credential(from: GatewayRequest(method: .post, path: "/", body: .complete(Array("[1".utf8))))
         }
         #expect(throws: GatewayError.self) {
-            try Credential(from: GatewayRequest(method: .get, path: "/", headers: [("HTTP_AUTHORIZATION", "Basic eA==")]))
+            try Credential(
+                from: GatewayRequest(method: .get, path: "/", headers: [("HTTP_AUTHORIZATION", "Basic eA==")]))
         }
     }
 
@@ -35,7 +36,11 @@ import TestbedHandlers
         let entitlement = try middleware.verify(request("grant:p1"), productId: "p1", context: context)
         #expect(entitlement.productId == "p1")
         #expect(entitlement.environment == "Sandbox")
-        #expect(throws: GatewayError.notEntitled) { try middleware.verify(request("grant:p2"), productId: "p1", context: context) }
-        #expect(throws: GatewayError.notEntitled) { try middleware.verify(request("other"), productId: "p1", context: context) }
+        #expect(throws: GatewayError.notEntitled) {
+            try middleware.verify(request("grant:p2"), productId: "p1", context: context)
+        }
+        #expect(throws: GatewayError.notEntitled) {
+            try middleware.verify(request("other"), productId: "p1", context: context)
+        }
     }
 }

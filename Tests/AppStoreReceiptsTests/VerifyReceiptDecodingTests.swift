@@ -10,7 +10,8 @@ import Testing
     }
 
     @Test func aModernAnswerWithStringNumbers() throws {
-        let response = try VerifyReceiptResponse(json: try Self.vector("nomad-venice/receipt_not_expired_cancelled.json"))
+        let response = try VerifyReceiptResponse(
+            json: try Self.vector("nomad-venice/receipt_not_expired_cancelled.json"))
         #expect(response.status == 0)
         #expect(response.environment == "Production")
         #expect(response.bundleId == "com.foo.bar")
@@ -38,7 +39,8 @@ import Testing
     }
 
     @Test func numericFieldsAndBothListsDeduplicated() throws {
-        let response = try VerifyReceiptResponse(json: try Self.vector("aporat-store-receipt-validator/inAppPurchaseResponse.json"))
+        let response = try VerifyReceiptResponse(
+            json: try Self.vector("aporat-store-receipt-validator/inAppPurchaseResponse.json"))
         #expect(response.status == 0)
         #expect(response.environment == "Sandbox")
         #expect(response.bundleId == "com.myapp")
@@ -55,7 +57,8 @@ import Testing
     }
 
     @Test func aBareStatus() throws {
-        let response = try VerifyReceiptResponse(json: try Self.vector("aporat-store-receipt-validator/inAppPurchaseInvalidReceiptResponse.json"))
+        let response = try VerifyReceiptResponse(
+            json: try Self.vector("aporat-store-receipt-validator/inAppPurchaseInvalidReceiptResponse.json"))
         #expect(response.status == 21002)
         #expect(response.transactions.isEmpty)
         #expect(response.bundleId == nil)
@@ -81,13 +84,17 @@ import Testing
         #expect(first.cancellationDate == Date(timeIntervalSince1970: 1_700_000_000))
         #expect(abs((first.purchaseDate?.timeIntervalSince1970 ?? 0) - 1_697_679_936.0497) < 0.001)
         #expect(first.fields["offer_code_ref_name"] == .string("X"))
-        #expect(response.transactions.first { $0.transactionId == "18" }?.expiresDate == Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(
+            response.transactions.first { $0.transactionId == "18" }?.expiresDate
+                == Date(timeIntervalSince1970: 1_800_000_000))
     }
 
     @Test func garbageIsAnError() {
         #expect(throws: AppleResponseError.notJSON) { try VerifyReceiptResponse(json: Array("<html>".utf8)) }
         #expect(throws: AppleResponseError.notJSON) { try VerifyReceiptResponse(json: Array("{\"status\": 0".utf8)) }
         #expect(throws: AppleResponseError.noStatus) { try VerifyReceiptResponse(json: Array("[0]".utf8)) }
-        #expect(throws: AppleResponseError.noStatus) { try VerifyReceiptResponse(json: Array("{\"status\": \"ok\"}".utf8)) }
+        #expect(throws: AppleResponseError.noStatus) {
+            try VerifyReceiptResponse(json: Array("{\"status\": \"ok\"}".utf8))
+        }
     }
 }

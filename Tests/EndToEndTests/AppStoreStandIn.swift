@@ -7,15 +7,19 @@ final class AppStoreStandIn: @unchecked Sendable {
     private let folder: URL
 
     init(sharedSecret: String? = nil, acceptAnyProduct: String? = nil) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-sim-\(UUID().uuidString.prefix(8))")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "storegate-sim-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         port = try FreePort.next()
         var arguments = ["--listen", "127.0.0.1:\(port)"]
         if let sharedSecret { arguments += ["--shared-secret", sharedSecret] }
         if let acceptAnyProduct { arguments += ["--accept-any", acceptAnyProduct] }
-        process = try ManagedProcess(Binaries.appStoreSim.path, arguments, logFile: folder.appendingPathComponent("sim.log"))
+        process = try ManagedProcess(
+            Binaries.appStoreSim.path, arguments, logFile: folder.appendingPathComponent("sim.log"))
         let port = port
-        guard ManagedProcess.poll(for: .seconds(10), { (try? HTTPClient.request(port: port, path: "/_sim/calls"))?.status == 200 })
+        guard
+            ManagedProcess.poll(
+                for: .seconds(10), { (try? HTTPClient.request(port: port, path: "/_sim/calls"))?.status == 200 })
         else {
             stop()
             throw HTTPClient.Failure(description: "the App Store stand-in did not start")

@@ -29,7 +29,8 @@ extension EndToEnd {
             #expect(answer.appleStatus == 21002)
             #expect(try gateway.appStore.calls(twice)["Production"] == 2)
 
-            let once = try gateway.receipt(transactions: Self.issue, extra: ["steps": [["status": 21002], [String: Any]()]])
+            let once = try gateway.receipt(
+                transactions: Self.issue, extra: ["steps": [["status": 21002], [String: Any]()]])
             #expect(try gateway.verify(once).status == 200)
         }
 
@@ -59,7 +60,8 @@ extension EndToEnd {
         }
 
         @Test func aRefusedSharedSecretIs502AndTheSecretIsSentAsPassword() throws {
-            let wrong = try VerifyDeployment(simSecret: "right-secret-0d4b", environment: ["STOREGATE_APPLE_SHARED_SECRET": "wrong-secret-77ea"])
+            let wrong = try VerifyDeployment(
+                simSecret: "right-secret-0d4b", environment: ["STOREGATE_APPLE_SHARED_SECRET": "wrong-secret-77ea"])
             defer { wrong.stop() }
             let receipt = try wrong.receipt(transactions: Self.issue)
             let answer = try wrong.verify(receipt)
@@ -70,7 +72,8 @@ extension EndToEnd {
             #expect(!wrong.logs.contains("wrong-secret-77ea"))
             #expect(!wrong.logs.contains(Receipt.data(receipt)))
 
-            let right = try VerifyDeployment(simSecret: "right-secret-0d4b", environment: ["STOREGATE_APPLE_SHARED_SECRET": "right-secret-0d4b"])
+            let right = try VerifyDeployment(
+                simSecret: "right-secret-0d4b", environment: ["STOREGATE_APPLE_SHARED_SECRET": "right-secret-0d4b"])
             defer { right.stop() }
             #expect(try right.verify(try right.receipt(transactions: Self.issue)).status == 200)
         }
@@ -90,7 +93,8 @@ extension EndToEnd {
             try gateway.receipt(receipt, transactions: Self.issue)
             #expect(try gateway.verify(receipt).status == 200)
             let status = try gateway.deployment.request("/v1/status")
-            #expect(((status.json["upstream"] as? [String: Any])?["last_error"] as? String)?.contains("HTTP 500") == true)
+            #expect(
+                ((status.json["upstream"] as? [String: Any])?["last_error"] as? String)?.contains("HTTP 500") == true)
             #expect(status.json["ledger"] as? String == "ok")
         }
 
@@ -107,7 +111,8 @@ extension EndToEnd {
 
         @Test func anUnreachableAppleIs503() throws {
             let closedPort = try FreePort.next()
-            let gateway = try VerifyDeployment(apple: ["production_url": "http://127.0.0.1:\(closedPort)/verifyReceipt"])
+            let gateway = try VerifyDeployment(apple: ["production_url": "http://127.0.0.1:\(closedPort)/verifyReceipt"]
+            )
             defer { gateway.stop() }
             let receipt = try gateway.receipt(transactions: Self.issue)
             let started = ContinuousClock.now

@@ -12,13 +12,15 @@ extension EndToEnd {
                 Receipt.transaction(SampleContent.monthlyId, "110002", lineItem: "910002", expires: "-1d"),
             ])
             let route = "/v1/entitlement-echo/"
-            let entitled = try gateway.deployment.request(route + SampleContent.issueId, method: "POST", body: Receipt.body(receipt))
+            let entitled = try gateway.deployment.request(
+                route + SampleContent.issueId, method: "POST", body: Receipt.body(receipt))
             #expect(entitled.status == 200, "\(entitled.text)")
             #expect(entitled.json["product"] as? String == SampleContent.issueId)
             #expect(entitled.json["original_transaction_id"] as? String == "110000")
             #expect(entitled.json["environment"] as? String == "Production")
 
-            let expired = try gateway.deployment.request(route + SampleContent.monthlyId, method: "POST", body: Receipt.body(receipt))
+            let expired = try gateway.deployment.request(
+                route + SampleContent.monthlyId, method: "POST", body: Receipt.body(receipt))
             #expect(expired.status == 403)
             #expect(expired.errorCode == "not_entitled")
 
@@ -26,7 +28,8 @@ extension EndToEnd {
             #expect(anonymous.status == 401)
             #expect(anonymous.errorCode == "receipt_required")
 
-            let token = try gateway.deployment.request(route + SampleContent.issueId, headers: [("Authorization", "Bearer abc")])
+            let token = try gateway.deployment.request(
+                route + SampleContent.issueId, headers: [("Authorization", "Bearer abc")])
             #expect(token.status == 401)
             #expect(token.errorCode == "token_invalid")
 
@@ -35,7 +38,8 @@ extension EndToEnd {
             #expect(badBase64.status == 400)
 
             let rejected = try gateway.receipt(transactions: [], extra: ["steps": [["status": 21003]]])
-            let invalid = try gateway.deployment.request(route + SampleContent.issueId, method: "POST", body: Receipt.body(rejected))
+            let invalid = try gateway.deployment.request(
+                route + SampleContent.issueId, method: "POST", body: Receipt.body(rejected))
             #expect(invalid.status == 422)
             #expect(invalid.appleStatus == 21003)
             // The download was verified once and recorded like any verification.
@@ -55,11 +59,14 @@ extension EndToEnd {
             for name in [good, failing, garbage, good] { _ = try gateway.verify(name) }
             _ = try gateway.deployment.request(
                 "/v1/entitlement-echo/\(SampleContent.issueId)", headers: [("Authorization", "Bearer token-ab12cd34")])
-            _ = try gateway.deployment.request("/v1/verify", method: "POST", body: Array("{\"receipt-data\":\"bad*\(good)\"}".utf8))
+            _ = try gateway.deployment.request(
+                "/v1/verify", method: "POST", body: Array("{\"receipt-data\":\"bad*\(good)\"}".utf8))
             let logs = gateway.logs
             #expect(logs.contains("receipt verified"))
             #expect(logs.contains("the App Store gave no verdict"))
-            for needle in [secret, Receipt.data(good), Receipt.data(failing), Receipt.data(garbage), "token-ab12cd34", good] {
+            for needle in [
+                secret, Receipt.data(good), Receipt.data(failing), Receipt.data(garbage), "token-ab12cd34", good,
+            ] {
                 #expect(!logs.contains(needle), "\(needle) was logged")
             }
         }

@@ -60,7 +60,10 @@ final class VerifyDeployment: @unchecked Sendable {
     func ledgerCounts() throws -> LedgerCounts { try SQLiteLedger(path: ledgerPath).counts() }
 
     /// Everything the gateway and nginx logged.
-    var logs: String { deployment.gateway.log + ((try? String(contentsOfFile: deployment.folder.path + "/nginx/error.log", encoding: .utf8)) ?? "") }
+    var logs: String {
+        deployment.gateway.log
+            + ((try? String(contentsOfFile: deployment.folder.path + "/nginx/error.log", encoding: .utf8)) ?? "")
+    }
 
     func stop() {
         deployment.stop()

@@ -99,20 +99,28 @@ extension EndToEnd {
         @Test func killNineLosesNothingThatWasAcknowledged() throws {
             let gateway = try VerifyDeployment()
             defer { gateway.stop() }
-            let names = try (0..<400).map { index in
-                try gateway.receipt(transactions: [Receipt.transaction(SampleContent.coinsId, "9\(index)")])
-            }
+            let names = (0..<2000).map { "kill-nine-\($0)" }
+            try gateway.appStore.add(
+                names.enumerated().map { index, name in
+                    [
+                        "receipt": name, "bundle_id": SampleContent.bundleId,
+                        "transactions": [Receipt.transaction(SampleContent.coinsId, "9\(index)")],
+                    ]
+                })
             let next = LockedBox(0)
             let acknowledged = LockedBox<[String]>([])
+            // The kill lands once 200 verifies were acknowledged, with eight more in flight.
             let killer = Thread {
-                usleep(700_000)
+                _ = ManagedProcess.poll(for: .seconds(30)) { acknowledged.value.count >= 200 }
                 gateway.deployment.gateway.signal(SIGKILL)
             }
             killer.start()
             _ = concurrently(8) { _ in
                 while true {
                     var index = 0
-                    next.mutate { index = $0; $0 += 1 }
+                    next.mutate {
+                        index = $0; $0 += 1
+                    }
                     guard index < names.count else { return }
                     if let answer = try? gateway.verify(names[index], timeout: .seconds(5)), answer.status == 200 {
                         acknowledged.mutate { $0.append("9\(index)") }
@@ -124,7 +132,8 @@ extension EndToEnd {
             #expect(count > 0 && count < names.count, "the kill should land mid-load: \(count) acknowledged")
             let ledger = try SQLiteLedger(path: gateway.ledgerPath)
             for transactionId in acknowledged.value {
-                #expect(try ledger.purchases(environment: "Production", originalTransactionId: transactionId).count == 1)
+                #expect(
+                    try ledger.purchases(environment: "Production", originalTransactionId: transactionId).count == 1)
             }
             #expect(try ledger.counts().purchases >= count)
         }

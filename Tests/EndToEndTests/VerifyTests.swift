@@ -18,7 +18,10 @@ extension EndToEnd {
             #expect(answer.json["status"] as? Int == 0)
             #expect(answer.json["environment"] as? String == "Production")
             #expect(answer.json["bundle_id"] as? String == SampleContent.bundleId)
-            #expect(Set(answer.transactions.compactMap { $0["transaction_id"] as? String }) == ["100001", "100002", "100003", "100004"])
+            #expect(
+                Set(answer.transactions.compactMap { $0["transaction_id"] as? String }) == [
+                    "100001", "100002", "100003", "100004",
+                ])
             #expect(answer.entitlementProducts == [SampleContent.issueId, SampleContent.monthlyId])
             let issue = try #require(answer.transactions.first { $0["transaction_id"] as? String == "100001" })
             #expect(issue["expires_date"] is NSNull)
@@ -101,8 +104,10 @@ extension EndToEnd {
 
             // A renewal: the latest period's expiry is the entitlement's.
             let renewed = try gateway.receipt(transactions: [
-                Receipt.transaction(SampleContent.monthlyId, "400003", original: "400003", lineItem: "940003", expires: "-20d"),
-                Receipt.transaction(SampleContent.monthlyId, "400004", original: "400003", lineItem: "940004", expires: "+10d"),
+                Receipt.transaction(
+                    SampleContent.monthlyId, "400003", original: "400003", lineItem: "940003", expires: "-20d"),
+                Receipt.transaction(
+                    SampleContent.monthlyId, "400004", original: "400003", lineItem: "940004", expires: "+10d"),
             ])
             let active = try gateway.verify(renewed)
             #expect(active.entitlementProducts == [SampleContent.monthlyId])
@@ -128,7 +133,9 @@ extension EndToEnd {
             #expect(Set(answer.transactions.compactMap { $0["transaction_id"] as? String }) == ["500001", "500002"])
 
             let ios6 = try gateway.receipt(
-                transactions: [Receipt.transaction(SampleContent.monthlyId, "500003", lineItem: "950003", expires: "-2d")],
+                transactions: [
+                    Receipt.transaction(SampleContent.monthlyId, "500003", lineItem: "950003", expires: "-2d")
+                ],
                 extra: ["shape": "ios6"]
             )
             let expired = try gateway.verify(ios6)

@@ -34,7 +34,7 @@ struct LoadedGateway {
 
 @Suite struct CatalogHandlerTests {
     @Test func theCompiledInRegistryHasTheShippedHandlers() {
-        #expect(HandlerRegistry.compiledIn.names == ["catalog", "status"])
+        #expect(HandlerRegistry.compiledIn.names == ["catalog", "status", "verify"])
     }
 
     @Test func answersThePrerenderedCatalogWithItsTag() throws {

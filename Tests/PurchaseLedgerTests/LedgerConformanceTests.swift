@@ -1,6 +1,6 @@
-import Synchronization
 import Foundation
 import PurchaseLedger
+import Synchronization
 import Testing
 
 /// The contract of `PurchaseLedger`, run against every implementation.
@@ -36,11 +36,12 @@ import Testing
     func subscriptionPeriodsAndConsumablesArePurchasesOfTheirOwn(_ subject: LedgerUnderTest) throws {
         let (ledger, _) = try subject.open()
         let now = Date()
-        let outcome = try ledger.record(Sample.batch([
-            Sample.period("20", original: "20", lineItem: "L20", expires: now.addingTimeInterval(-86_400)),
-            Sample.period("21", original: "20", lineItem: "L21", expires: now.addingTimeInterval(29 * 86_400)),
-            Sample.consumable("22"), Sample.consumable("23"),
-        ]))
+        let outcome = try ledger.record(
+            Sample.batch([
+                Sample.period("20", original: "20", lineItem: "L20", expires: now.addingTimeInterval(-86_400)),
+                Sample.period("21", original: "20", lineItem: "L21", expires: now.addingTimeInterval(29 * 86_400)),
+                Sample.consumable("22"), Sample.consumable("23"),
+            ]))
         #expect(outcome == RecordOutcome(recorded: 4, known: 0))
         let periods = try ledger.purchases(environment: "Production", originalTransactionId: "20")
         #expect(periods.map(\.purchaseKey) == [.subscriptionPeriod("L21"), .subscriptionPeriod("L20")])
@@ -50,7 +51,8 @@ import Testing
     func environmentsNeverMix(_ subject: LedgerUnderTest) throws {
         let (ledger, _) = try subject.open()
         _ = try ledger.record(Sample.batch([Sample.nonConsumable("30", original: "30")]))
-        let sandbox = try ledger.record(Sample.batch([Sample.nonConsumable("30", original: "30", environment: "Sandbox")]))
+        let sandbox = try ledger.record(
+            Sample.batch([Sample.nonConsumable("30", original: "30", environment: "Sandbox")]))
         #expect(sandbox == RecordOutcome(recorded: 1, known: 0))
         #expect(try ledger.purchases(environment: "Sandbox", originalTransactionId: "30").count == 1)
     }
@@ -67,8 +69,11 @@ import Testing
 
         let later = Date(timeIntervalSince1970: 1_800_000_000)
         _ = try ledger.record(Sample.batch([Sample.period("41", original: "41", lineItem: "L41", expires: later)]))
-        _ = try ledger.record(Sample.batch([Sample.period("41", original: "41", lineItem: "L41", expires: later.addingTimeInterval(-10))]))
-        #expect(try ledger.purchases(environment: "Production", originalTransactionId: "41").first?.expiresDate == later)
+        _ = try ledger.record(
+            Sample.batch([Sample.period("41", original: "41", lineItem: "L41", expires: later.addingTimeInterval(-10))])
+        )
+        #expect(
+            try ledger.purchases(environment: "Production", originalTransactionId: "41").first?.expiresDate == later)
     }
 
     @Test(arguments: LedgerUnderTest.all)
@@ -96,10 +101,11 @@ import Testing
     @Test(arguments: LedgerUnderTest.all)
     func aBatchRepeatingATransactionCountsItsPurchaseOnce(_ subject: LedgerUnderTest) throws {
         let (ledger, _) = try subject.open()
-        let outcome = try ledger.record(Sample.batch([
-            Sample.nonConsumable("70", original: "70"), Sample.nonConsumable("71", original: "70"),
-            Sample.nonConsumable("70", original: "70"),
-        ]))
+        let outcome = try ledger.record(
+            Sample.batch([
+                Sample.nonConsumable("70", original: "70"), Sample.nonConsumable("71", original: "70"),
+                Sample.nonConsumable("70", original: "70"),
+            ]))
         #expect(outcome == RecordOutcome(recorded: 1, known: 0))
         #expect(try ledger.counts() == LedgerCounts(purchases: 1, transactions: 2))
         #expect(try ledger.purchases(environment: "Production", originalTransactionId: "70").count == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import PurchaseLedger
+import Testing
 
 /// A ledger implementation the conformance suite runs against, freshly created per test.
 struct LedgerUnderTest: Sendable, CustomTestStringConvertible {
@@ -10,7 +11,8 @@ struct LedgerUnderTest: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     static let sqlite = LedgerUnderTest(name: "SQLite") {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString).sqlite")
+            .path
         return (try SQLiteLedger(path: path), { try SQLiteLedger(path: path) })
     }
 
@@ -18,11 +20,11 @@ struct LedgerUnderTest: Sendable, CustomTestStringConvertible {
     static let all: [LedgerUnderTest] = [.sqlite]
 }
 
-import Testing
-
 /// Builders for conformance batches.
 enum Sample {
-    static func nonConsumable(_ transactionId: String, original: String, environment: String = "Production") -> LedgerTransaction {
+    static func nonConsumable(_ transactionId: String, original: String, environment: String = "Production")
+        -> LedgerTransaction
+    {
         LedgerTransaction(
             environment: environment, bundleId: "com.example.magazine", productId: "com.example.issue1",
             transactionId: transactionId, originalTransactionId: original, purchaseKey: .original(original),
@@ -30,7 +32,8 @@ enum Sample {
         )
     }
 
-    static func period(_ transactionId: String, original: String, lineItem: String, expires: Date) -> LedgerTransaction {
+    static func period(_ transactionId: String, original: String, lineItem: String, expires: Date) -> LedgerTransaction
+    {
         LedgerTransaction(
             environment: "Production", bundleId: "com.example.magazine", productId: "com.example.monthly",
             transactionId: transactionId, originalTransactionId: original, webOrderLineItemId: lineItem,

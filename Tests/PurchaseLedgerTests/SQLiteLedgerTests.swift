@@ -5,9 +5,15 @@ import Testing
 /// What only the SQLite ledger promises: its file format settings and its URL forms.
 @Suite struct SQLiteLedgerTests {
     @Test func ledgerURLs() throws {
-        #expect(try LedgerLocation(url: "sqlite:ledger.sqlite", baseDirectory: "/etc/storegate") == .sqlite(path: "/etc/storegate/ledger.sqlite"))
-        #expect(try LedgerLocation(url: "sqlite:///var/lib/l.sqlite", baseDirectory: "/x") == .sqlite(path: "/var/lib/l.sqlite"))
-        #expect(try LedgerLocation(url: "postgres://u:p@h/db", baseDirectory: "/x") == .postgres(url: "postgres://u:p@h/db"))
+        #expect(
+            try LedgerLocation(url: "sqlite:ledger.sqlite", baseDirectory: "/etc/storegate")
+                == .sqlite(path: "/etc/storegate/ledger.sqlite"))
+        #expect(
+            try LedgerLocation(url: "sqlite:///var/lib/l.sqlite", baseDirectory: "/x")
+                == .sqlite(path: "/var/lib/l.sqlite"))
+        #expect(
+            try LedgerLocation(url: "postgres://u:p@h/db", baseDirectory: "/x") == .postgres(url: "postgres://u:p@h/db")
+        )
         #expect(throws: LedgerError.self) { try LedgerLocation(url: "mysql://h/db", baseDirectory: "/x") }
         #expect(throws: LedgerError.self) { try LedgerLocation(url: "sqlite:", baseDirectory: "/x") }
     }
