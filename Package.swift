@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Handler modules compiled into `storegate`. Each one is a folder `Plugins/<Name>/` whose main type is
 /// named `<Name>`; the registry of compiled-in handlers is generated from this list by HandlerRegistryPlugin.
-let handlerModules = ["CatalogHandler", "StatusHandler", "VerifyHandler"]
+let handlerModules = ["CatalogHandler", "DownloadHandler", "RestoreSyncHandler", "StatusHandler", "VerifyHandler"]
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "storegate", "storegate-testbed", "storegate-appstore-sim", "PurchaseLedger",
+                "storegate", "storegate-testbed", "storegate-appstore-sim", "PurchaseLedger", "AppStoreReceipts",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict

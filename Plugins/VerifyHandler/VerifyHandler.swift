@@ -28,7 +28,7 @@ public struct VerifyHandler: GatewayHandler {
             environment: verified.environment,
             bundle_id: verified.bundleId,
             transactions: verified.transactionsJSON,
-            entitlements: verified.entitlementsJSON
+            entitlements: verifier.entitlementsJSON(for: verified)
         )
         return .json(Array(try JSONCoding.encoder.encode(answer)), headers: [("Cache-Control", "no-store")])
     }

@@ -10,16 +10,19 @@ import PurchaseLedger
 public final class AppStoreVerifier: Sendable {
     public let client: AppStoreClient
     private let settings: AppStoreSettings
-    private let catalog: Catalog
-    private let ledger: any PurchaseLedger
+    let catalog: Catalog
+    let ledger: any PurchaseLedger
+    /// Set when `tokens.secret` is: entitlements to products with content then carry download tokens.
+    let tokens: DownloadTokens?
     private let cache: VerificationCache
     /// Time kept back from the request's deadline to answer 503 before the front answers 504.
     private static let answerMargin: Duration = .milliseconds(300)
 
-    public init(settings: AppStoreSettings, catalog: Catalog, ledger: any PurchaseLedger) {
+    public init(settings: AppStoreSettings, catalog: Catalog, ledger: any PurchaseLedger, tokens: DownloadTokens? = nil) {
         self.settings = settings
         self.catalog = catalog
         self.ledger = ledger
+        self.tokens = tokens
         client = AppStoreClient(settings: settings)
         cache = VerificationCache(ttl: settings.cacheTTL, maxBytes: settings.cacheMaxBytes)
     }

@@ -10,7 +10,7 @@ extension HandlerSettings {
             let settings = AppStoreSettings(config)
             let catalog = try catalog()
             let ledger = try ledger()
-            return AppStoreVerifier(settings: settings, catalog: catalog, ledger: ledger)
+            return AppStoreVerifier(settings: settings, catalog: catalog, ledger: ledger, tokens: try downloadTokens())
         }
     }
 

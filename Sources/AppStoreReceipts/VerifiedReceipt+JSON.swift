@@ -30,14 +30,17 @@ extension VerifiedReceipt {
         static func rfc3339(_ date: Date) -> String { date.formatted(.iso8601) }
     }
 
-    /// An entitlement as API.md shows it.
+    /// An entitlement as API.md shows it; `download_token` and `download_token_expires` only when one was issued.
     public struct EntitlementJSON: Encodable, Sendable {
         let entitlement: Entitlement
+        let token: (token: String, expires: Date)?
 
         enum CodingKeys: String, CodingKey {
             case productId = "product_id"
             case originalTransactionId = "original_transaction_id"
             case expiresDate = "expires_date"
+            case downloadToken = "download_token"
+            case downloadTokenExpires = "download_token_expires"
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -45,9 +48,12 @@ extension VerifiedReceipt {
             try container.encode(entitlement.productId, forKey: .productId)
             try container.encode(entitlement.originalTransactionId, forKey: .originalTransactionId)
             try container.encode(entitlement.expiresDate.map(TransactionJSON.rfc3339), forKey: .expiresDate)
+            if let token {
+                try container.encode(token.token, forKey: .downloadToken)
+                try container.encode(TransactionJSON.rfc3339(token.expires), forKey: .downloadTokenExpires)
+            }
         }
     }
 
     public var transactionsJSON: [TransactionJSON] { transactions.map(TransactionJSON.init) }
-    public var entitlementsJSON: [EntitlementJSON] { entitlements.map(EntitlementJSON.init) }
 }

@@ -31,14 +31,22 @@ public enum CGIRunner {
     /// Writes a response for a request that never reached an application (the config did not load).
     public static func write(_ response: GatewayResponse, method: HTTPMethod) {
         var bytes = ResponseEncoder.head(for: response)
-        if ResponseEncoder.sendsBody(response, method: method) { bytes += response.body }
+        let sendsBody = ResponseEncoder.sendsBody(response, method: method)
+        if sendsBody, response.file == nil { bytes += response.body }
+        guard bytes.withUnsafeBytes(writeAll), sendsBody, let file = response.file else { return }
+        _ = file.stream(writeAll)
+    }
+
+    /// Writes all of `bytes` to stdout; false when the web server went away.
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            let count = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
+            guard count > 0 else { return false }
             offset += count
         }
+        return true
     }
 
     /// The method of the request in this process's environment.

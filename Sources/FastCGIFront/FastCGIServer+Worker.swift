@@ -63,8 +63,12 @@ extension FastCGIServer {
         let fcgi = slot.request
         let head = ResponseEncoder.head(for: response)
         var written = put(head, fcgi.pointee.out)
-        if written, ResponseEncoder.sendsBody(response, method: method), !response.body.isEmpty {
-            written = put(response.body, fcgi.pointee.out)
+        if written, ResponseEncoder.sendsBody(response, method: method) {
+            if let file = response.file {
+                written = file.stream { chunk in Self.put(chunk, fcgi.pointee.out) }
+            } else if !response.body.isEmpty {
+                written = put(response.body, fcgi.pointee.out)
+            }
         }
         FCGX_Finish_r(fcgi)
         slot.counters.record(status: response.status)
@@ -72,9 +76,11 @@ extension FastCGIServer {
     }
 
     private func put(_ bytes: [UInt8], _ stream: UnsafeMutablePointer<FCGX_Stream>?) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            FCGX_PutStr(raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), stream) >= 0
-        }
+        bytes.withUnsafeBytes { raw in Self.put(raw, stream) }
+    }
+
+    private static func put(_ raw: UnsafeRawBufferPointer, _ stream: UnsafeMutablePointer<FCGX_Stream>?) -> Bool {
+        FCGX_PutStr(raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), stream) >= 0
     }
 
     /// PHP-FPM's "reached max_children", at most once every ten seconds. Only the watchdog calls it.

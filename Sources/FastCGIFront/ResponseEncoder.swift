@@ -33,7 +33,7 @@ enum ResponseEncoder {
             }
             if response.status != 304 {
                 writer.put("Content-Length: ")
-                writer.put(String(response.body.count))
+                writer.put(String(response.contentLength))
                 writer.put("\r\n")
             }
             writer.put("\r\n")

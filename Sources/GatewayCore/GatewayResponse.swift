@@ -4,12 +4,18 @@ public struct GatewayResponse: Sendable {
     /// Response headers in the order they are sent. `Content-Length` is added by the transport.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// A file range sent as the body instead of `body` (downloads), streamed by the transport.
+    public var file: FileSlice?
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], file: FileSlice? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.file = file
     }
+
+    /// The body's length in bytes, whichever form it has.
+    public var contentLength: Int { file?.length ?? body.count }
 
     /// A JSON response; `body` must already be encoded JSON.
     public static func json(status: Int = 200, _ body: [UInt8], headers: [(name: String, value: String)] = [])

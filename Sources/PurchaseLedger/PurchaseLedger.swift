@@ -11,6 +11,12 @@ public protocol PurchaseLedger: Sendable {
     /// Records `batch` in one transaction and tells how many of its purchases were new.
     func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome
 
+    /// Records one content grant, durably, before the bytes go out.
+    func recordDelivery(_ delivery: Delivery) throws(LedgerError)
+
+    /// The grants recorded for one original transaction, oldest first.
+    func deliveries(environment: String, originalTransactionId: String) throws(LedgerError) -> [Delivery]
+
     /// The purchases recorded for one original transaction, newest period first.
     func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase]
 

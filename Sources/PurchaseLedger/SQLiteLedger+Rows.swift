@@ -77,6 +77,30 @@ extension SQLiteLedger {
         )
     }
 
+    static func insertDelivery(_ delivery: Delivery, db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO deliveries (environment, product_id, original_transaction_id, content_sha256,
+                    request_id, delivered_ms)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            delivery.environment, delivery.productId, delivery.originalTransactionId, delivery.contentSHA256,
+            delivery.requestId, milliseconds(delivery.deliveredAt),
+        ])
+    }
+
+    static func delivery(_ row: Row) -> Delivery {
+        Delivery(
+            environment: row["environment"],
+            productId: row["product_id"],
+            originalTransactionId: row["original_transaction_id"],
+            contentSHA256: row["content_sha256"],
+            requestId: row["request_id"],
+            deliveredAt: date(row["delivered_ms"])
+        )
+    }
+
     static func storedPurchase(_ row: Row) -> StoredPurchase {
         StoredPurchase(
             environment: row["environment"],

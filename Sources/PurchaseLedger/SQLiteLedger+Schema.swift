@@ -48,6 +48,22 @@ extension SQLiteLedger {
                     """
             )
         }
+        migrator.registerMigration("v2 deliveries") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE deliveries (
+                        id INTEGER PRIMARY KEY,
+                        environment TEXT NOT NULL,
+                        product_id TEXT NOT NULL,
+                        original_transaction_id TEXT NOT NULL,
+                        content_sha256 TEXT NOT NULL,
+                        request_id TEXT NOT NULL,
+                        delivered_ms INTEGER NOT NULL
+                    );
+                    CREATE INDEX deliveries_by_original ON deliveries (environment, original_transaction_id);
+                    """
+            )
+        }
         return migrator
     }
 }

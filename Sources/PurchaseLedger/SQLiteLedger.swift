@@ -8,7 +8,7 @@ import GRDB
 /// `busyTimeout`.
 public final class SQLiteLedger: PurchaseLedger {
     private let pool: DatabasePool
-    private let group: GroupCommit<LedgerBatch, RecordOutcome>
+    private let group: GroupCommit<LedgerWrite, RecordOutcome>
 
     /// Opens (creating and migrating when needed) the ledger at `path`.
     public init(path: String, busyTimeout: TimeInterval = 5) throws(LedgerError) {
@@ -27,7 +27,7 @@ public final class SQLiteLedger: PurchaseLedger {
         self.pool = pool
         group = GroupCommit { batches throws(LedgerError) in
             do {
-                return try pool.write { db in try batches.map { batch in try Self.record(batch, in: db) } }
+                return try pool.write { db in try batches.map { write in try Self.apply(write, in: db) } }
             } catch {
                 throw .unavailable(Self.describe(error))
             }
@@ -35,7 +35,41 @@ public final class SQLiteLedger: PurchaseLedger {
     }
 
     public func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome {
-        try group.submit(batch)
+        try group.submit(.batch(batch))
+    }
+
+    public func recordDelivery(_ delivery: Delivery) throws(LedgerError) {
+        _ = try group.submit(.delivery(delivery))
+    }
+
+    public func deliveries(environment: String, originalTransactionId: String) throws(LedgerError) -> [Delivery] {
+        try guarded {
+            try pool.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT * FROM deliveries WHERE environment = ? AND original_transaction_id = ? ORDER BY id
+                        """,
+                    arguments: [environment, originalTransactionId]
+                ).map(Self.delivery)
+            }
+        }
+    }
+
+    /// What one caller asked the group commit to write.
+    private enum LedgerWrite: Sendable {
+        case batch(LedgerBatch)
+        case delivery(Delivery)
+    }
+
+    private static func apply(_ write: LedgerWrite, in db: Database) throws -> Result<RecordOutcome, LedgerError> {
+        switch write {
+        case .batch(let batch):
+            return try record(batch, in: db)
+        case .delivery(let delivery):
+            try insertDelivery(delivery, db: db)
+            return .success(RecordOutcome(recorded: 1, known: 0))
+        }
     }
 
     /// Records one batch of a group inside its own savepoint: a batch that fails leaves no trace and fails

@@ -86,7 +86,13 @@ public struct StoreGateCLI: Sendable {
             return 0
         }
         do {
-            CGIRunner.serve(with: try load(configFile, runtime: GatewayRuntime(stats: GatewayStats(), logger: logger)))
+            // No nginx in front follows X-Accel-Redirect here: a CGI gateway streams downloads itself.
+            let streaming = StoreGateCLI(
+                registry: registry,
+                environment: environment.merging(["STOREGATE_CONTENT_DELIVERY": "stream"]) { _, forced in forced }
+            )
+            let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger)
+            CGIRunner.serve(with: try streaming.load(configFile, runtime: runtime))
         } catch {
             for problem in error.problems { logger.error("config problem: \(problem)") }
             CGIRunner.write(ErrorRenderingMiddleware.response(for: .internalError), method: CGIRunner.requestMethod)

@@ -26,6 +26,10 @@ struct GatewaySetup {
     var appStore: AppStoreStandIn?
     /// Extra `apple:` keys, as YAML values.
     var apple: [String: String] = [:]
+    /// YAML appended to the config as is (more sections).
+    var extra = ""
+    /// `content.delivery`, when set.
+    var delivery: String?
 }
 
 /// A real storegate (or the test gateway) behind a real nginx rendered from deploy/nginx/storegate.conf,
@@ -34,7 +38,7 @@ final class Deployment: @unchecked Sendable {
     let folder: URL
     let port: Int
     let setup: GatewaySetup
-    let gateway: ManagedProcess
+    private(set) var gateway: ManagedProcess
     private(set) var nginx: ManagedProcess?
     var configFile: URL { folder.appendingPathComponent("storegate.yaml") }
     var socketPath: String { folder.appendingPathComponent("storegate.sock").path }
@@ -81,6 +85,15 @@ final class Deployment: @unchecked Sendable {
         try HTTPClient.request(port: port, method: method, path: path, headers: headers, body: body, timeout: timeout)
     }
 
+    /// Starts a new gateway process on the same config (after the old one was killed).
+    func restartGateway() throws {
+        gateway.stop()
+        gateway = try Self.launchGateway(setup, folder: folder, config: configFile)
+        let port = port
+        guard ManagedProcess.poll(for: .seconds(15), { (try? HTTPClient.request(port: port, path: "/v1/catalog"))?.status == 200 })
+        else { throw HTTPClient.Failure(description: "the gateway did not come back:\n\(gateway.log)") }
+    }
+
     func stop() {
         gateway.stop()
         nginx?.stop()
@@ -94,6 +107,7 @@ final class Deployment: @unchecked Sendable {
         let server = listenLine + settings.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)\n" }.joined()
         let routes = setup.routes.map { "  - { path: \($0.0), handler: \($0.1) }" }.joined(separator: "\n")
         var config = "server:\n\(server)routes:\n\(routes)\ncatalog:\n  file: catalog.yaml\ncontent:\n  root: content\n"
+        if let delivery = setup.delivery { config += "  delivery: \(delivery)\n" }
         if let appStore = setup.appStore {
             var apple = [
                 "bundle_ids": "[\(SampleContent.bundleId)]",
@@ -103,7 +117,7 @@ final class Deployment: @unchecked Sendable {
             apple.merge(setup.apple) { _, chosen in chosen }
             config += "apple:\n" + apple.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)\n" }.joined()
         }
-        return config
+        return config + setup.extra
     }
 
     private static func launchGateway(_ setup: GatewaySetup, folder: URL, config: URL) throws -> ManagedProcess {

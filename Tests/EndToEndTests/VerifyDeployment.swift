@@ -7,20 +7,27 @@ final class VerifyDeployment: @unchecked Sendable {
     let appStore: AppStoreStandIn
     let deployment: Deployment
 
+    static let tokenSecret = "test-token-secret-1b2c3d4e5f"
+
     init(
         apple: [String: String] = [:],
         server: [String: String] = [:],
         simSecret: String? = nil,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:],
+        delivery: String = "x-accel",
+        tokens: String = "tokens:\n  secret: \(VerifyDeployment.tokenSecret)\n"
     ) throws {
         appStore = try AppStoreStandIn(sharedSecret: simSecret)
         var setup = GatewaySetup(
             binary: Binaries.testbed,
             routes: [
                 ("/v1/catalog", "catalog"), ("/v1/verify", "verify"), ("/v1/status", "status"),
-                ("/v1/entitlement-echo", "entitlement-echo"),
+                ("/v1/entitlement-echo", "entitlement-echo"), ("/v1/restore-sync", "restore-sync"),
+                ("/v1/download", "download"),
             ]
         )
+        setup.extra = tokens
+        setup.delivery = delivery
         setup.appStore = appStore
         setup.apple = apple
         setup.server.merge(server) { _, chosen in chosen }
@@ -59,6 +66,19 @@ final class VerifyDeployment: @unchecked Sendable {
 
     func ledgerCounts() throws -> LedgerCounts { try SQLiteLedger(path: ledgerPath).counts() }
 
+    /// `POST /v1/restore-sync` with the receipt named `name`.
+    func restore(_ name: String, timeout: Duration = .seconds(30)) throws -> HTTPResponse {
+        try deployment.request("/v1/restore-sync", method: "POST", body: Receipt.body(name), timeout: timeout)
+    }
+
+    /// `GET /v1/download/{product}` with a Bearer token.
+    func download(_ product: String, token: String, headers: [(String, String)] = [], method: String = "GET") throws
+        -> HTTPResponse
+    {
+        try deployment.request(
+            "/v1/download/\(product)", method: method, headers: [("Authorization", "Bearer \(token)")] + headers)
+    }
+
     /// Everything the gateway and nginx logged.
     var logs: String {
         deployment.gateway.log
@@ -76,6 +96,11 @@ extension HTTPResponse {
     var appleStatus: Int? { (json["error"] as? [String: Any])?["apple_status"] as? Int }
 
     var transactions: [[String: Any]] { json["transactions"] as? [[String: Any]] ?? [] }
+
+    /// The download token of the entitlement to `product`.
+    func downloadToken(for product: String) -> String? {
+        (json["entitlements"] as? [[String: Any]])?.first { $0["product_id"] as? String == product }?["download_token"] as? String
+    }
 
     var entitlementProducts: [String] {
         (json["entitlements"] as? [[String: Any]] ?? []).compactMap { $0["product_id"] as? String }

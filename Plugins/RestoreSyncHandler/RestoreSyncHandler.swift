@@ -1,0 +1,41 @@
+import AppStoreReceipts
+import GatewayCore
+
+/// `POST /v1/restore-sync`: after a restore on a device the app re-sends its receipt; every transaction is
+/// recorded idempotently in one ledger transaction, and the answer says how many purchases were new.
+public struct RestoreSyncHandler: GatewayHandler {
+    public static let name = "restore-sync"
+    public static var methods: [HTTPMethod] { [.post] }
+
+    private let verifier: AppStoreVerifier
+
+    public init(settings: HandlerSettings) throws {
+        verifier = try settings.appStoreVerifier()
+    }
+
+    public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+        guard let body = try ReceiptRequestBody(from: request), let receiptData = body.receiptData else {
+            throw GatewayError.badRequest("The body must carry \"receipt-data\": the app receipt in base64.")
+        }
+        let verified = try verifier.verify(
+            receiptData: receiptData,
+            excludeOldTransactions: body.excludeOldTransactions,
+            source: .restoreSync,
+            context: context
+        )
+        let answer = Answer(
+            environment: verified.environment,
+            recorded: verified.recorded.recorded,
+            known: verified.recorded.known,
+            entitlements: verifier.entitlementsJSON(for: verified)
+        )
+        return .json(Array(try JSONCoding.encoder.encode(answer)), headers: [("Cache-Control", "no-store")])
+    }
+
+    private struct Answer: Encodable {
+        let environment: String
+        let recorded: Int
+        let known: Int
+        let entitlements: [VerifiedReceipt.EntitlementJSON]
+    }
+}
