@@ -66,6 +66,10 @@ export STOREGATE_SERVER_LISTEN="$run/storegate.sock" STOREGATE_SERVER_SOCKET_GRO
 export STOREGATE_APPLE_PRODUCTION_URL="http://127.0.0.1:$sim_port/verifyReceipt"
 export STOREGATE_APPLE_SANDBOX_URL="http://127.0.0.1:$sim_port/sandbox/verifyReceipt"
 export STOREGATE_LEDGER_URL="sqlite://$run/ledger.sqlite"
+# The download-token key: made once per checkout, kept in .run/ (production: an EnvironmentFile, mode 0600).
+[ -s "$run/token-secret" ] || (umask 077 && head -c 32 /dev/urandom | base64 >"$run/token-secret")
+STOREGATE_TOKENS_SECRET="$(cat "$run/token-secret")"
+export STOREGATE_TOKENS_SECRET
 "$bin" check-config --config "$here/storegate.yaml" >/dev/null || "$bin" check-config --config "$here/storegate.yaml"
 nohup "$bin" serve --config "$here/storegate.yaml" >"$run/storegate.log" 2>&1 &
 echo $! >"$run/storegate.pid"
@@ -78,12 +82,16 @@ for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/v1/catalog" >/dev/null &
 cat <<MSG
 StoreGate is running behind nginx on http://127.0.0.1:$port (logs: .run/storegate.log, .run/nginx/error.log),
 verifying receipts against the App Store stand-in on 127.0.0.1:$sim_port (ledger: .run/ledger.sqlite).
-Try:
+The whole flow, against the stand-in's demo receipts (deploy/appstore-sim/receipts.yaml):
   curl -s http://127.0.0.1:$port/v1/catalog
   curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-buyer | base64)"}'
-  curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-reviewer | base64)"}'
-  curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-refunded | base64)"}'
-  curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-other-app | base64)"}'
+  token=\$(curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-buyer | base64)"}' | sed 's/.*"download_token":"\([^"]*\)".*/\1/')
+  curl -s -H "Authorization: Bearer \$token" http://127.0.0.1:$port/v1/download/com.example.magazine.issue42 -o issue42.pdf
+  curl -s http://127.0.0.1:$port/v1/restore-sync -d '{"receipt-data": "$(printf demo-new-device | base64)"}'   # "another device"
+  curl -s http://127.0.0.1:$port/v1/download/com.example.magazine.issue42 -d '{"receipt-data": "$(printf demo-new-device | base64)"}' -o issue42.pdf
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-reviewer | base64)"}'     # App Review (sandbox)
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-refunded | base64)"}'     # refunded: no entitlement
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-other-app | base64)"}'    # 422 bundle_mismatch
   sqlite3 .run/ledger.sqlite 'SELECT environment, product_id, first_source FROM purchases'  # (apt-get install sqlite3)
   curl -si http://127.0.0.1:$port/v1/catalog -H 'If-None-Match: "$(curl -s http://127.0.0.1:$port/v1/catalog | sed 's/.*"version":"\([0-9a-f]*\)".*/\1/')"'
   curl -s http://127.0.0.1:$port/v1/status

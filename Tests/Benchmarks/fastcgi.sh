@@ -33,7 +33,7 @@ echo "building storegate (release) and the C reference..." >&2
 bin="$(cd "$top" && swift build -c release --show-bin-path)/storegate"
 gcc -O2 -o "$run/hello" "$top/Tests/Benchmarks/hello.c" $(pkg-config --cflags --libs fcgi) -lpthread
 
-STOREGATE_LEDGER_URL="sqlite://$run/ledger.sqlite" STOREGATE_SERVER_LISTEN="$run/storegate.sock" STOREGATE_SERVER_SOCKET_MODE=0666 STOREGATE_SERVER_SOCKET_GROUP="" \
+STOREGATE_TOKENS_SECRET=benchmark-token-secret-0123456789 STOREGATE_LEDGER_URL="sqlite://$run/ledger.sqlite" STOREGATE_SERVER_LISTEN="$run/storegate.sock" STOREGATE_SERVER_SOCKET_MODE=0666 STOREGATE_SERVER_SOCKET_GROUP="" \
     STOREGATE_SERVER_WORKERS=$workers "$bin" serve --config "$top/deploy/storegate.yaml" 2>"$run/storegate.log" &
 pids+=($!)
 wait_for_socket "$run/storegate.sock"

@@ -39,7 +39,7 @@ for name in fast slow; do
         STOREGATE_SERVER_WORKERS=320 STOREGATE_APPLE_MAX_CONNECTIONS=256 \
         STOREGATE_APPLE_PRODUCTION_URL="http://127.0.0.1:$sim_port/verifyReceipt" \
         STOREGATE_APPLE_SANDBOX_URL="http://127.0.0.1:$sim_port/sandbox/verifyReceipt" \
-        STOREGATE_LEDGER_URL="sqlite://$run/$name.sqlite" \
+        STOREGATE_TOKENS_SECRET=benchmark-token-secret-0123456789 STOREGATE_LEDGER_URL="sqlite://$run/$name.sqlite" \
         "$bin/storegate" serve --config "$top/deploy/storegate.yaml" 2>"$run/$name.log" &
     pids+=($!)
     wait_for_socket "$run/$name.sock"

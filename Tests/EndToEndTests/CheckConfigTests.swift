@@ -29,6 +29,7 @@ extension EndToEnd {
                 ["check-config", "--config", Binaries.deploy.appendingPathComponent("storegate.yaml").path],
                 environment: [
                     "STOREGATE_SERVER_SOCKET_GROUP": "",
+                    "STOREGATE_TOKENS_SECRET": "a-test-secret-of-some-length",
                     // The example's ledger lives in systemd's state folder, which a test machine lacks.
                     "STOREGATE_LEDGER_URL": "sqlite://" + FileManager.default.temporaryDirectory.path + "/check-example-\(UUID()).sqlite",
                 ],
@@ -89,6 +90,7 @@ extension EndToEnd {
                   listen: 127.0.0.1:9000
                 routes:
                   - { path: /v1/verify, handler: verify }
+                  - { path: /v1/download, handler: download }
                 apple:
                   production_url: http://buy.itunes.apple.com/verifyReceipt
                   accept_sandbox: perhaps
@@ -103,7 +105,7 @@ extension EndToEnd {
             #expect(result.status == 1)
             for expected in [
                 "apple.bundle_ids: must list", "apple.production_url: must use https", "apple.accept_sandbox:",
-                "ledger.url: must start with sqlite: or postgres://",
+                "ledger.url: must start with sqlite: or postgres://", "tokens.secret: is required by the download route",
             ] {
                 #expect(result.output.contains(expected), "missing \(expected) in:\n\(result.output)")
             }

@@ -139,3 +139,34 @@ extension EndToEnd {
         }
     }
 }
+
+extension EndToEnd.Download {
+    @Test func aClientThatGoesAwayStopsTheStream() throws {
+        let gateway = try VerifyDeployment(delivery: "stream")
+        defer { gateway.stop() }
+        // A 32 MiB product, more than every socket buffer between the gateway and the client holds.
+        let folder = gateway.deployment.folder
+        let big = folder.appendingPathComponent("content/issues/big.bin")
+        _ = FileManager.default.createFile(atPath: big.path, contents: nil)
+        try FileHandle(forWritingTo: big).truncate(atOffset: 32 << 20)
+        try (SampleContent.catalog + "\n  - { id: com.example.big, type: non-consumable, title: Big, content: issues/big.bin }\n")
+            .write(to: folder.appendingPathComponent("catalog.yaml"), atomically: true, encoding: .utf8)
+        gateway.deployment.gateway.signal(SIGHUP)
+        #expect(ManagedProcess.poll(for: .seconds(10)) { gateway.deployment.gateway.log.contains("reloaded") })
+        let receipt = try gateway.receipt(transactions: [Receipt.transaction("com.example.big", "210001")])
+        let token = try #require(try gateway.verify(receipt).downloadToken(for: "com.example.big"))
+
+        let busy = { () -> Int in
+            ((try? gateway.deployment.request("/v1/status"))?.json["workers"] as? [String: Any])?["busy"] as? Int ?? -1
+        }
+        let reader = try HTTPClient.open(port: gateway.deployment.port)
+        try reader.send("GET /v1/download/com.example.big HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(token)\r\n\r\n")
+        #expect(try reader.receive(atLeast: 64 << 10) >= 64 << 10)
+        // The client stops reading: the stream is held, a worker waits on it.
+        usleep(500_000)
+        #expect(busy() >= 2, "the stream should hold a worker while the client is slow")
+        reader.close()
+        // The client is gone: the stream stops and its worker is free (only the status request is busy).
+        #expect(ManagedProcess.poll(for: .seconds(10)) { busy() == 1 })
+    }
+}

@@ -50,22 +50,8 @@ enum HTTPClient {
 
     /// Sends `bytes` to 127.0.0.1:`port` and reads until the server closes.
     static func exchange(port: Int, bytes: [UInt8], timeout: Duration) throws -> [UInt8] {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket failed") }
+        let fd = try connectSocket(port: port, timeout: timeout)
         defer { close(fd) }
-        var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw Failure(description: "cannot connect to port \(port)") }
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -82,6 +68,34 @@ enum HTTPClient {
             received += buffer[0..<count]
         }
         return received
+    }
+
+    /// A TCP socket connected to 127.0.0.1:`port`, with `timeout` on every send and receive.
+    static func connectSocket(port: Int, timeout: Duration) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket failed") }
+        var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw Failure(description: "cannot connect to port \(port)")
+        }
+        return fd
+    }
+
+    /// A connection the test drives by hand: send, read some, hang up.
+    static func open(port: Int, timeout: Duration = .seconds(10)) throws -> RawConnection {
+        RawConnection(fd: try connectSocket(port: port, timeout: timeout))
     }
 
     static func parse(_ raw: [UInt8], method: String) throws -> HTTPResponse {
@@ -116,4 +130,32 @@ enum HTTPClient {
         }
         return output
     }
+}
+
+/// A client socket under the test's control (see `HTTPClient.open`).
+final class RawConnection {
+    private let fd: Int32
+
+    init(fd: Int32) { self.fd = fd }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { throw HTTPClient.Failure(description: "send failed") }
+    }
+
+    /// Reads until at least `count` bytes arrived (or the peer closed); returns how many did.
+    func receive(atLeast count: Int) throws -> Int {
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while total < count {
+            let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            total += got
+        }
+        return total
+    }
+
+    func close() { Glibc.close(fd) }
 }

@@ -117,4 +117,19 @@ import Testing
         #expect(try ledger.record(Sample.batch([])) == RecordOutcome(recorded: 0, known: 0))
         try ledger.checkHealth()
     }
+
+    @Test(arguments: LedgerUnderTest.all)
+    func deliveriesAreRecordedInOrder(_ subject: LedgerUnderTest) throws {
+        let (ledger, reopen) = try subject.open()
+        for request in ["r1", "r2"] {
+            try ledger.recordDelivery(
+                Delivery(
+                    environment: "Production", productId: "com.example.issue1", originalTransactionId: "80",
+                    contentSHA256: "ab", requestId: request, deliveredAt: Date(timeIntervalSince1970: 1_700_000_000)))
+        }
+        let deliveries = try reopen().deliveries(environment: "Production", originalTransactionId: "80")
+        #expect(deliveries.map(\.requestId) == ["r1", "r2"])
+        #expect(deliveries.first?.deliveredAt == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(try ledger.deliveries(environment: "Sandbox", originalTransactionId: "80").isEmpty)
+    }
 }

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Download benchmark, in one run on one nginx (1 worker):
+#   1. a 100 MiB file: nginx serving it statically (the reference), through storegate with X-Accel-Redirect
+#      (target >= 0.95x static), and streamed by storegate itself (delivery: stream);
+#   2. token downloads per second of a 4 KiB file (X-Accel) versus /v1/catalog;
+#   3. storegate's peak RSS while streaming ten 100 MiB downloads at once.
+# Usage: Tests/Benchmarks/download.sh [SECONDS per run, default 10] [ROUNDS, default 3]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+seconds="${1:-10}"
+rounds="${2:-3}"
+source "$top/Tests/Benchmarks/common.sh"
+for tool in wrk curl; do command -v "$tool" >/dev/null || { echo "needs $tool"; exit 1; }; done
+
+run=$(mktemp -d /tmp/storegate-download-bench.XXXXXX)
+chmod 755 "$run"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done; done
+    rm -rf "$run"
+}
+trap cleanup EXIT
+
+echo "building storegate and the App Store stand-in (release)..." >&2
+(cd "$top" && swift build -c release --product storegate >/dev/null && swift build -c release --product storegate-appstore-sim >/dev/null)
+bin="$(cd "$top" && swift build -c release --show-bin-path)"
+
+mkdir -p "$run/content" "$run/tmp"
+head -c $((100 << 20)) /dev/urandom >"$run/content/big.bin"
+head -c 4096 /dev/urandom >"$run/content/small.bin"
+chmod -R a+rX "$run/content"
+cat >"$run/catalog.yaml" <<YAML
+products:
+  - { id: bench.big, type: non-consumable, title: Big, content: big.bin, content_type: application/octet-stream }
+  - { id: bench.small, type: non-consumable, title: Small, content: small.bin, content_type: application/octet-stream }
+YAML
+cat >"$run/receipts.yaml" <<YAML
+receipts:
+  - receipt: bench-buyer
+    transactions:
+      - { product_id: bench.big, transaction_id: "1" }
+      - { product_id: bench.small, transaction_id: "2" }
+YAML
+cat >"$run/storegate.yaml" <<YAML
+server: { workers: 128, socket_mode: "0666" }
+routes:
+  - { path: /v1/catalog, handler: catalog }
+  - { path: /v1/verify, handler: verify }
+  - { path: /v1/download, handler: download }
+apple:
+  bundle_ids: [com.example.magazine]
+  production_url: http://127.0.0.1:18390/verifyReceipt
+  sandbox_url: http://127.0.0.1:18390/sandbox/verifyReceipt
+catalog: { file: catalog.yaml }
+content: { root: content, x_accel_location: /_storegate_content/ }
+tokens: { secret: benchmark-token-secret-0123456789 }
+YAML
+"$bin/storegate-appstore-sim" --listen 127.0.0.1:18390 --fixtures "$run/receipts.yaml" >/dev/null &
+pids+=($!)
+for mode in x-accel stream; do
+    STOREGATE_SERVER_LISTEN="$run/$mode.sock" STOREGATE_CONTENT_DELIVERY=$mode STOREGATE_LEDGER_URL="sqlite:$mode.sqlite" \
+        "$bin/storegate" serve --config "$run/storegate.yaml" 2>"$run/$mode.log" &
+    pids+=($!)
+    echo $! >"$run/$mode.pid"
+    wait_for_socket "$run/$mode.sock"
+done
+
+cat >"$run/nginx.conf" <<CONF
+user nobody nogroup; daemon off; worker_processes 1; pid $run/nginx.pid; error_log $run/nginx.log;
+events { worker_connections 4096; }
+http {
+  access_log off; sendfile on; tcp_nopush on; client_body_temp_path $run/tmp; fastcgi_temp_path $run/tmp;
+  proxy_temp_path $run/tmp; uwsgi_temp_path $run/tmp; scgi_temp_path $run/tmp;
+  upstream accel { server unix:$run/x-accel.sock; keepalive 16; }
+  upstream stream { server unix:$run/stream.sock; keepalive 16; }
+  server { listen 127.0.0.1:18385;
+    location /static/ { alias $run/content/; }
+    location /v1/ { include /etc/nginx/fastcgi_params; fastcgi_pass accel; fastcgi_keep_conn on; }
+    location /_storegate_content/ { internal; alias $run/content/; } }
+  server { listen 127.0.0.1:18386;
+    location /v1/ { include /etc/nginx/fastcgi_params; fastcgi_pass stream; fastcgi_keep_conn on; fastcgi_buffering off; } }
+}
+CONF
+/usr/sbin/nginx -p "$run" -c "$run/nginx.conf" &
+pids+=($!)
+for _ in $(seq 50); do curl -fs -o /dev/null http://127.0.0.1:18385/v1/catalog && break; sleep 0.1; done
+
+receipt=$(printf bench-buyer | base64)
+token() { curl -fs http://127.0.0.1:$1/v1/verify -d "{\"receipt-data\":\"$receipt\"}" | sed "s/.*\"download_token\":\"\([^\"]*\)\",\"download_token_expires\":\"[^\"]*\",\"expires_date\":null,\"original_transaction_id\":\"[0-9]*\",\"product_id\":\"$2\".*/\1/"; }
+big_token=$(token 18385 bench.big)
+small_token=$(token 18385 bench.small)
+stream_token=$(token 18386 bench.big)
+want=$(sha256sum <"$run/content/big.bin" | cut -d' ' -f1)
+for url in "18385/static/big.bin" "18385/v1/download/bench.big" "18386/v1/download/bench.big"; do
+    got=$(curl -fs -H "Authorization: Bearer $big_token" "http://127.0.0.1:$url" | sha256sum | cut -d' ' -f1)
+    [ "$got" = "$want" ] || { echo "wrong bytes from $url"; exit 1; }
+done
+
+# MiB/s of wrk's "Transfer/sec" for one URL (4 connections).
+throughput() {
+    wrk -t1 -c4 -d"${seconds}s" -H "Authorization: Bearer $2" "$1" >"$run/wrk.out" 2>&1
+    grep -q "Non-2xx" "$run/wrk.out" && { echo "errors in $1" >&2; cat "$run/wrk.out" >&2; }
+    awk '/Transfer\/sec/ {v=$2; u=v; gsub(/[0-9.]/,"",u); sub(/[A-Za-z]+$/,"",v);
+        f = (u=="GB") ? 1024 : (u=="MB") ? 1 : (u=="KB") ? 1/1024 : 1/1048576; printf "%.0f\n", v*f}' "$run/wrk.out"
+}
+echo "measuring: $rounds rounds of ${seconds}s per target" >&2
+for round in $(seq "$rounds"); do
+    throughput http://127.0.0.1:18385/static/big.bin none >>"$run/samples.static"
+    throughput http://127.0.0.1:18385/v1/download/bench.big "$big_token" >>"$run/samples.accel"
+    throughput http://127.0.0.1:18386/v1/download/bench.big "$stream_token" >>"$run/samples.stream"
+    connections=64
+    measure http://127.0.0.1:18385/v1/catalog >>"$run/samples.catalog"
+    measure http://127.0.0.1:18385/v1/download/bench.small -H "Authorization: Bearer $small_token" >>"$run/samples.small"
+done
+static=$(median "$run/samples.static")
+accel=$(median "$run/samples.accel")
+stream=$(median "$run/samples.stream")
+printf '| %-46s | %8s | %5s |\n' "100 MiB file, 4 connections (median of $rounds)" "MiB/s" "ratio"
+printf '|%s|%s|%s|\n' "------------------------------------------------" "----------" "-------"
+printf '| %-46s | %8d | %5s |\n' "nginx static" "$static" "1.00"
+printf '| %-46s | %8d | %5s |\n' "storegate, X-Accel-Redirect" "$accel" "$(awk -v a="$accel" -v b="$static" 'BEGIN {printf "%.2f", a / b}')"
+printf '| %-46s | %8d | %5s |\n' "storegate, stream" "$stream" "$(awk -v a="$stream" -v b="$static" 'BEGIN {printf "%.2f", a / b}')"
+read -r cat_rps cat_p99 < <(median "$run/samples.catalog")
+read -r small_rps small_p99 < <(median "$run/samples.small")
+echo
+printf '| %-46s | %10s | %8s | %5s |\n' "64 connections (median of $rounds)" "req/s" "p99 ms" "ratio"
+printf '|%s|%s|%s|%s|\n' "------------------------------------------------" "------------" "----------" "-------"
+printf '| %-46s | %10.0f | %8.2f | %5s |\n' "/v1/catalog" "$cat_rps" "$cat_p99" "1.00"
+printf '| %-46s | %10.0f | %8.2f | %5s |\n' "4 KiB download with a token (X-Accel)" "$small_rps" "$small_p99" "$(awk -v a="$small_rps" -v b="$cat_rps" 'BEGIN {printf "%.2f", a / b}')"
+
+# Peak RSS of the streaming gateway: before, and during ten concurrent 100 MiB streams.
+pid=$(cat "$run/stream.pid")
+before=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
+curls=()
+for _ in $(seq 10); do
+    curl -fs -H "Authorization: Bearer $stream_token" http://127.0.0.1:18386/v1/download/bench.big -o /dev/null &
+    curls+=($!)
+done
+peak=$before
+while kill -0 "${curls[@]}" 2>/dev/null; do
+    rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
+    [ "$rss" -gt "$peak" ] && peak=$rss
+    sleep 0.05
+done
+wait "${curls[@]}" || true
+echo
+echo "stream gateway RSS: $((before / 1024)) MiB before, $((peak / 1024)) MiB peak during ten concurrent 100 MiB streams"
