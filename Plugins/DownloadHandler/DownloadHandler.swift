@@ -23,6 +23,10 @@ public struct DownloadHandler: ContentHandler {
     private let xAccelLocation: String
 
     public init(settings: HandlerSettings) throws {
+        if try settings.downloadTokens() == nil {
+            settings.config.scoped("tokens").report(
+                "secret", "is required by the download route (set STOREGATE_TOKENS_SECRET)")
+        }
         routePath = settings.routePath
         catalog = try settings.catalog()
         contentRoot = ContentRoot(path: catalog.contentRoot)
@@ -30,13 +34,12 @@ public struct DownloadHandler: ContentHandler {
         let content = settings.config.scoped("content")
         let mode = content.string("delivery", default: DeliveryMode.xAccel.rawValue)
         delivery = DeliveryMode(rawValue: mode) ?? .xAccel
-        if DeliveryMode(rawValue: mode) == nil { content.report("delivery", "must be x-accel or stream, not \"\(mode)\"") }
+        if DeliveryMode(rawValue: mode) == nil {
+            content.report("delivery", "must be x-accel or stream, not \"\(mode)\"")
+        }
         xAccelLocation = content.string("x_accel_location", default: "/_storegate_content/")
         if !xAccelLocation.hasPrefix("/") || !xAccelLocation.hasSuffix("/") {
             content.report("x_accel_location", "must be an nginx location path starting and ending with /")
-        }
-        if try settings.downloadTokens() == nil {
-            settings.config.scoped("tokens").report("secret", "is required by the download route (set STOREGATE_TOKENS_SECRET)")
         }
     }
 
@@ -52,7 +55,8 @@ public struct DownloadHandler: ContentHandler {
         throws -> GatewayResponse
     {
         guard let content = catalog.product(id: entitlement.productId)?.content else { throw GatewayError.noContent }
-        let name = String((content.relativePath.split(separator: "/").last ?? "content").map { $0 == "\"" || $0 == "\\" ? "_" : $0 })
+        let name = String(
+            (content.relativePath.split(separator: "/").last ?? "content").map { $0 == "\"" || $0 == "\\" ? "_" : $0 })
         var headers = [
             ("Content-Type", content.contentType), ("Content-Disposition", "attachment; filename=\"\(name)\""),
             ("Cache-Control", "private, no-store"),
@@ -91,7 +95,8 @@ public struct DownloadHandler: ContentHandler {
         case .part(let offset, let length):
             if request.method != .head { try record(entitlement, content: content, context: context) }
             headers.append(("Content-Range", "bytes \(offset)-\(offset + length - 1)/\(size)"))
-            return GatewayResponse(status: 206, headers: headers, file: FileSlice(path: path, offset: offset, length: length))
+            return GatewayResponse(
+                status: 206, headers: headers, file: FileSlice(path: path, offset: offset, length: length))
         }
     }
 

@@ -18,7 +18,8 @@ public final class AppStoreVerifier: Sendable {
     /// Time kept back from the request's deadline to answer 503 before the front answers 504.
     private static let answerMargin: Duration = .milliseconds(300)
 
-    public init(settings: AppStoreSettings, catalog: Catalog, ledger: any PurchaseLedger, tokens: DownloadTokens? = nil) {
+    public init(settings: AppStoreSettings, catalog: Catalog, ledger: any PurchaseLedger, tokens: DownloadTokens? = nil)
+    {
         self.settings = settings
         self.catalog = catalog
         self.ledger = ledger

@@ -41,7 +41,9 @@ extension FastCGIServer {
         let head = RequestDecoder.head(from: parameters)
         let body = RequestDecoder.body(declaredLength: head.contentLength, limit: application.server.maxBodyBytes) {
             buffer in
-            Int(FCGX_GetStr(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count), fcgi.pointee.in))
+            Int(
+                FCGX_GetStr(
+                    buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count), fcgi.pointee.in))
         }
         let request = GatewayRequest(
             method: head.method,

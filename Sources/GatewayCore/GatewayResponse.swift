@@ -7,7 +7,8 @@ public struct GatewayResponse: Sendable {
     /// A file range sent as the body instead of `body` (downloads), streamed by the transport.
     public var file: FileSlice?
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], file: FileSlice? = nil) {
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], file: FileSlice? = nil)
+    {
         self.status = status
         self.headers = headers
         self.body = body

@@ -51,11 +51,13 @@ public struct StoreGateCLI: Sendable {
         return arguments[index + 1]
     }
 
-    func load(_ configFile: String, runtime: GatewayRuntime) throws(ConfigProblems) -> GatewayApplication {
+    func load(_ configFile: String, runtime: GatewayRuntime, overrides: [String: String] = [:]) throws(ConfigProblems)
+        -> GatewayApplication
+    {
         let application = try GatewayApplication.load(
             configFile: configFile,
             registry: registry,
-            environment: environment,
+            environment: environment.merging(overrides) { _, forced in forced },
             runtime: runtime
         )
         if let group = application.server.socketGroup, getgrnam(group) == nil {
@@ -71,7 +73,9 @@ public struct StoreGateCLI: Sendable {
         do {
             let application = try load(configFile, runtime: runtime)
             for key in application.unusedKeys { print("warning: \(key): not used by this build or its enabled routes") }
-            print("\(configFile): OK (\(application.router.routes.count) routes, listening on \(application.server.listen))")
+            print(
+                "\(configFile): OK (\(application.router.routes.count) routes, listening on \(application.server.listen))"
+            )
             return 0
         } catch {
             for problem in error.problems { print(problem) }
@@ -87,12 +91,9 @@ public struct StoreGateCLI: Sendable {
         }
         do {
             // No nginx in front follows X-Accel-Redirect here: a CGI gateway streams downloads itself.
-            let streaming = StoreGateCLI(
-                registry: registry,
-                environment: environment.merging(["STOREGATE_CONTENT_DELIVERY": "stream"]) { _, forced in forced }
-            )
             let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger)
-            CGIRunner.serve(with: try streaming.load(configFile, runtime: runtime))
+            CGIRunner.serve(
+                with: try load(configFile, runtime: runtime, overrides: ["STOREGATE_CONTENT_DELIVERY": "stream"]))
         } catch {
             for problem in error.problems { logger.error("config problem: \(problem)") }
             CGIRunner.write(ErrorRenderingMiddleware.response(for: .internalError), method: CGIRunner.requestMethod)

@@ -7,7 +7,8 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func aTokenCarriesItsClaimsUntilItExpires() throws {
-        let (token, expires) = tokens.issue(productId: "com.x.book", originalTransactionId: "42", environment: "Sandbox", now: now)
+        let (token, expires) = tokens.issue(
+            productId: "com.x.book", originalTransactionId: "42", environment: "Sandbox", now: now)
         #expect(expires == now.addingTimeInterval(900))
         #expect(!token.contains("+") && !token.contains("/") && !token.contains("="))
         let claims = try #require(tokens.verify(token, now: now.addingTimeInterval(899)))

@@ -1,4 +1,6 @@
+import AppStoreReceipts
 import Foundation
+import PurchaseLedger
 import Testing
 
 extension EndToEnd {
@@ -42,6 +44,39 @@ extension EndToEnd {
             return (head, Array(printed[split.upperBound...]), logged)
         }
 
+        @Test func downloadsAreStreamedEvenWhenTheConfigSaysXAccel() throws {
+            var setup = GatewaySetup(routes: [("/v1/download", "download")])
+            setup.extra =
+                "apple:\n  bundle_ids: [\(SampleContent.bundleId)]\ntokens:\n  secret: cgi-token-secret-0123456789\n"
+            setup.delivery = "x-accel"
+            let (folder, config) = try SampleContent.makeFolder(config: "cgi.yaml", setup)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            // The purchase the token stands for, as verify would have recorded it.
+            let ledger = try SQLiteLedger(path: folder.appendingPathComponent("ledger.sqlite").path)
+            _ = try ledger.record(
+                LedgerBatch(
+                    transactions: [
+                        LedgerTransaction(
+                            environment: "Production", bundleId: SampleContent.bundleId,
+                            productId: SampleContent.issueId,
+                            transactionId: "220001", originalTransactionId: "220001", purchaseKey: .original("220001"))
+                    ],
+                    source: .verify, requestId: "test"))
+            let token = DownloadTokens(secret: "cgi-token-secret-0123456789", ttl: 600)
+                .issue(productId: SampleContent.issueId, originalTransactionId: "220001", environment: "Production")
+                .token
+            let answer = try cgi(
+                config: config, uri: "/v1/download/\(SampleContent.issueId)",
+                headers: ["HTTP_AUTHORIZATION": "Bearer \(token)", "HTTP_RANGE": "bytes=10-19"])
+            #expect(answer.head.first == "Status: 206 Partial Content", "\(answer.head) \(answer.stderr)")
+            #expect(answer.body == Array(SampleContent.issueBytes[10..<20]))
+            #expect(!answer.head.contains { $0.hasPrefix("X-Accel-Redirect") })
+            let whole = try cgi(
+                config: config, uri: "/v1/download/\(SampleContent.issueId)",
+                headers: ["HTTP_AUTHORIZATION": "Bearer \(token)"])
+            #expect(SampleContent.sha256(whole.body) == SampleContent.issueSHA256)
+        }
+
         @Test func answersLikeFastCGIByteForByte() throws {
             let deployment = try Deployment()
             defer { deployment.stop() }
@@ -49,11 +84,13 @@ extension EndToEnd {
                 let viaNginx = try deployment.request(path)
                 let viaCGI = try cgi(config: deployment.configFile, uri: path)
                 #expect(viaCGI.body == viaNginx.body, "\(path)")
-                #expect(viaCGI.head.first == "Status: \(viaNginx.status) \(viaNginx.status == 200 ? "OK" : "Not Found")")
+                #expect(
+                    viaCGI.head.first == "Status: \(viaNginx.status) \(viaNginx.status == 200 ? "OK" : "Not Found")")
                 #expect(viaCGI.head.contains("Content-Length: \(viaNginx.body.count)"))
             }
             let etag = try #require(try deployment.request("/v1/catalog").header("ETag"))
-            let cached = try cgi(config: deployment.configFile, uri: "/v1/catalog", headers: ["HTTP_IF_NONE_MATCH": etag])
+            let cached = try cgi(
+                config: deployment.configFile, uri: "/v1/catalog", headers: ["HTTP_IF_NONE_MATCH": etag])
             #expect(cached.head.first == "Status: 304 Not Modified")
             #expect(cached.body.isEmpty)
         }
@@ -87,7 +124,8 @@ extension EndToEnd {
             let folder = try SampleContent.makeFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let config = folder.appendingPathComponent("storegate.yaml")
-            try "routes:\n  - { path: /v1/catalog, handler: nothing }\n".write(to: config, atomically: true, encoding: .utf8)
+            try "routes:\n  - { path: /v1/catalog, handler: nothing }\n".write(
+                to: config, atomically: true, encoding: .utf8)
             let answer = try cgi(config: config, uri: "/v1/catalog")
             #expect(answer.head.first == "Status: 500 Internal Server Error")
             #expect(String(decoding: answer.body, as: UTF8.self).contains("\"internal_error\""))

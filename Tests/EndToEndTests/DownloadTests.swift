@@ -27,7 +27,8 @@ extension EndToEnd {
             let verified = try gateway.verify(receipt)
             let token = try #require(verified.downloadToken(for: SampleContent.issueId))
             let entitlements = verified.json["entitlements"] as? [[String: Any]] ?? []
-            #expect(entitlements.first { $0["product_id"] as? String == SampleContent.monthlyId }?["download_token"] == nil)
+            #expect(
+                entitlements.first { $0["product_id"] as? String == SampleContent.monthlyId }?["download_token"] == nil)
             #expect(entitlements.first?["download_token_expires"] is String)
 
             let download = try gateway.download(SampleContent.issueId, token: token)
@@ -45,7 +46,8 @@ extension EndToEnd {
             #expect(range.header("Content-Range") == "bytes 100-199/\(SampleContent.issueBytes.count)")
             let tail = try gateway.download(SampleContent.issueId, token: token, headers: [("Range", "bytes=-10")])
             #expect(tail.body == Array(SampleContent.issueBytes.suffix(10)))
-            let beyond = try gateway.download(SampleContent.issueId, token: token, headers: [("Range", "bytes=999999-")])
+            let beyond = try gateway.download(
+                SampleContent.issueId, token: token, headers: [("Range", "bytes=999999-")])
             #expect(beyond.status == 416)
             if delivery == "stream" {
                 #expect(download.header("ETag") == "\"\(SampleContent.issueSHA256)\"")
@@ -58,7 +60,10 @@ extension EndToEnd {
             let deliveries = try SQLiteLedger(path: gateway.ledgerPath)
                 .deliveries(environment: "Production", originalTransactionId: "140001")
             #expect(deliveries.count >= 3)
-            #expect(deliveries.allSatisfy { $0.productId == SampleContent.issueId && $0.contentSHA256 == SampleContent.issueSHA256 })
+            #expect(
+                deliveries.allSatisfy {
+                    $0.productId == SampleContent.issueId && $0.contentSHA256 == SampleContent.issueSHA256
+                })
         }
 
         @Test func badExpiredTamperedAndForeignTokensAreRefused() throws {
@@ -69,7 +74,8 @@ extension EndToEnd {
             let old = DownloadTokens(secret: "old-secret-0123456789", ttl: 600)
             let stranger = DownloadTokens(secret: "someone-elses-secret", ttl: 600)
             let mint = { (tokens: DownloadTokens, product: String, now: Date) in
-                tokens.issue(productId: product, originalTransactionId: "140001", environment: "Production", now: now).token
+                tokens.issue(productId: product, originalTransactionId: "140001", environment: "Production", now: now)
+                    .token
             }
             let rotated = mint(old, SampleContent.issueId, Date())
             #expect(try gateway.download(SampleContent.issueId, token: rotated).status == 200)
@@ -83,7 +89,8 @@ extension EndToEnd {
                 #expect(answer.errorCode == "token_invalid")
             }
             // A genuine token for another product is not a token for this one.
-            let otherProduct = try gateway.download(SampleContent.issueId, token: mint(old, SampleContent.monthlyId, Date()))
+            let otherProduct = try gateway.download(
+                SampleContent.issueId, token: mint(old, SampleContent.monthlyId, Date()))
             #expect(otherProduct.status == 403)
             #expect(otherProduct.errorCode == "not_entitled")
         }
@@ -130,8 +137,9 @@ extension EndToEnd {
             let token = try Self.token(gateway, receipt: receipt)
             #expect(try gateway.download(SampleContent.issueId, token: token).status == 200)
             // Apple now reports the purchase refunded; a new verification records it.
-            let refunded = try gateway.verify(try gateway.receipt(
-                transactions: [Receipt.transaction(SampleContent.issueId, "160001", cancelled: "-1m")]))
+            let refunded = try gateway.verify(
+                try gateway.receipt(
+                    transactions: [Receipt.transaction(SampleContent.issueId, "160001", cancelled: "-1m")]))
             #expect(refunded.entitlementProducts.isEmpty)
             let blocked = try gateway.download(SampleContent.issueId, token: token)
             #expect(blocked.status == 403)
@@ -149,7 +157,9 @@ extension EndToEnd.Download {
         let big = folder.appendingPathComponent("content/issues/big.bin")
         _ = FileManager.default.createFile(atPath: big.path, contents: nil)
         try FileHandle(forWritingTo: big).truncate(atOffset: 32 << 20)
-        try (SampleContent.catalog + "\n  - { id: com.example.big, type: non-consumable, title: Big, content: issues/big.bin }\n")
+        try
+            (SampleContent.catalog
+            + "\n  - { id: com.example.big, type: non-consumable, title: Big, content: issues/big.bin }\n")
             .write(to: folder.appendingPathComponent("catalog.yaml"), atomically: true, encoding: .utf8)
         gateway.deployment.gateway.signal(SIGHUP)
         #expect(ManagedProcess.poll(for: .seconds(10)) { gateway.deployment.gateway.log.contains("reloaded") })
@@ -160,7 +170,8 @@ extension EndToEnd.Download {
             ((try? gateway.deployment.request("/v1/status"))?.json["workers"] as? [String: Any])?["busy"] as? Int ?? -1
         }
         let reader = try HTTPClient.open(port: gateway.deployment.port)
-        try reader.send("GET /v1/download/com.example.big HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(token)\r\n\r\n")
+        try reader.send(
+            "GET /v1/download/com.example.big HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(token)\r\n\r\n")
         #expect(try reader.receive(atLeast: 64 << 10) >= 64 << 10)
         // The client stops reading: the stream is held, a worker waits on it.
         usleep(500_000)

@@ -11,7 +11,8 @@ extension EndToEnd {
             let device = try gateway.receipt(transactions: [
                 Receipt.transaction(SampleContent.issueId, "170001"),
                 Receipt.transaction(SampleContent.monthlyId, "170002", lineItem: "970002", expires: "-20d"),
-                Receipt.transaction(SampleContent.monthlyId, "170003", original: "170002", lineItem: "970003", expires: "+10d"),
+                Receipt.transaction(
+                    SampleContent.monthlyId, "170003", original: "170002", lineItem: "970003", expires: "+10d"),
                 Receipt.transaction(SampleContent.coinsId, "170004"),
             ])
             let first = try gateway.restore(device)

@@ -99,7 +99,8 @@ extension HTTPResponse {
 
     /// The download token of the entitlement to `product`.
     func downloadToken(for product: String) -> String? {
-        (json["entitlements"] as? [[String: Any]])?.first { $0["product_id"] as? String == product }?["download_token"] as? String
+        (json["entitlements"] as? [[String: Any]])?.first { $0["product_id"] as? String == product }?["download_token"]
+            as? String
     }
 
     var entitlementProducts: [String] {
