@@ -14,15 +14,7 @@ public struct RestoreSyncHandler: GatewayHandler {
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        guard let body = try ReceiptRequestBody(from: request), let receiptData = body.receiptData else {
-            throw GatewayError.badRequest("The body must carry \"receipt-data\": the app receipt in base64.")
-        }
-        let verified = try verifier.verify(
-            receiptData: receiptData,
-            excludeOldTransactions: body.excludeOldTransactions,
-            source: .restoreSync,
-            context: context
-        )
+        let verified = try verifier.verify(request, source: .restoreSync, context: context)
         let answer = Answer(
             environment: verified.environment,
             recorded: verified.recorded.recorded,

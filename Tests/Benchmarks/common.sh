@@ -1,4 +1,23 @@
-# Helpers shared by the benchmark scripts (sourced; expects $run, $seconds and $connections).
+# Helpers shared by the benchmark scripts (sourced after setting $top).
+
+# A private folder ($run) removed on exit, with every process in $pids stopped first.
+start_run() {
+    run=$(mktemp -d "/tmp/storegate-$1.XXXXXX")
+    chmod 755 "$run"
+    pids=()
+    trap 'for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+          for pid in "${pids[@]}"; do for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done; done
+          rm -rf "$run"' EXIT
+}
+
+# Builds storegate and the App Store stand-in in release mode; $bin is their folder.
+build_release() {
+    echo "building storegate and the App Store stand-in (release)..." >&2
+    (cd "$top" && swift build -c release --product storegate >/dev/null \
+        && swift build -c release --product storegate-appstore-sim >/dev/null)
+    bin="$(cd "$top" && swift build -c release --show-bin-path)"
+}
+
 
 # wrk's "requests/s p99-ms" for one URL; extra arguments go to wrk (e.g. -s script.lua).
 measure() {

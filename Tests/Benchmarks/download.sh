@@ -12,19 +12,8 @@ rounds="${2:-3}"
 source "$top/Tests/Benchmarks/common.sh"
 for tool in wrk curl; do command -v "$tool" >/dev/null || { echo "needs $tool"; exit 1; }; done
 
-run=$(mktemp -d /tmp/storegate-download-bench.XXXXXX)
-chmod 755 "$run"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done; done
-    rm -rf "$run"
-}
-trap cleanup EXIT
-
-echo "building storegate and the App Store stand-in (release)..." >&2
-(cd "$top" && swift build -c release --product storegate >/dev/null && swift build -c release --product storegate-appstore-sim >/dev/null)
-bin="$(cd "$top" && swift build -c release --show-bin-path)"
+start_run download-bench
+build_release
 
 mkdir -p "$run/content" "$run/tmp"
 head -c $((100 << 20)) /dev/urandom >"$run/content/big.bin"

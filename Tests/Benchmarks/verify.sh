@@ -14,19 +14,8 @@ rounds="${3:-3}"
 source "$top/Tests/Benchmarks/common.sh"
 for tool in wrk curl; do command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install wrk curl nginx libfcgi-dev libsqlite3-dev)"; exit 1; }; done
 
-run=$(mktemp -d /tmp/storegate-verify-bench.XXXXXX)
-chmod 755 "$run"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done; done
-    rm -rf "$run"
-}
-trap cleanup EXIT
-
-echo "building storegate and the App Store stand-in (release)..." >&2
-(cd "$top" && swift build -c release --product storegate >/dev/null && swift build -c release --product storegate-appstore-sim >/dev/null)
-bin="$(cd "$top" && swift build -c release --show-bin-path)"
+start_run verify-bench
+build_release
 
 # Two stand-ins (instant, and 2 s per answer) and a gateway on each, both with the deploy/ example config.
 "$bin/storegate-appstore-sim" --listen 127.0.0.1:18090 --accept-any com.example.magazine.issue42 >/dev/null &
