@@ -49,9 +49,10 @@ let package = Package(
             dependencies: ["GatewayCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(
             name: "PurchaseLedger",
-            dependencies: ["GatewayCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["GatewayCore", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .target(

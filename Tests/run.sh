@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The test command: installs the Debian packages the tests drive for real (if missing), then runs every
-# test, unit and end-to-end (real nginx, real libfcgi, real storegate processes on loopback).
+# The test command: installs the Debian packages the tests drive for real (if missing), starts the
+# machine's PostgreSQL, then runs every test, unit and end-to-end (real nginx, real libfcgi, real SQLite and
+# PostgreSQL, real storegate processes on loopback).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libfcgi-dev libsqlite3-dev nginx spawn-fcgi pkg-config)
+packages=(libfcgi-dev libsqlite3-dev libpq-dev postgresql nginx spawn-fcgi pkg-config)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
@@ -14,5 +15,6 @@ if [ ${#missing[@]} -gt 0 ]; then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+export STOREGATE_TEST_POSTGRES_URL="${STOREGATE_TEST_POSTGRES_URL:-$(Tests/postgres.sh)}"
 swift build --build-tests
 swift test --skip-build "$@"

@@ -29,6 +29,7 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 pkg-config --exists fcgi 2>/dev/null || missing+=(libfcgi-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
+pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v curl >/dev/null || missing+=(curl)
 command -v pkg-config >/dev/null || missing+=(pkg-config)

@@ -11,8 +11,8 @@ extension HandlerSettings {
                 switch try LedgerLocation(url: url, baseDirectory: config.baseDirectory) {
                 case .sqlite(let path):
                     return try SQLiteLedger(path: path)
-                case .postgres:
-                    throw .unsupportedURL("PostgreSQL ledgers are not part of this build yet; use sqlite:")
+                case .postgres(let url):
+                    return try PostgresLedger(url: url, poolSize: scope.int("pool_size", default: 16, in: 1...1024))
                 }
             } catch {
                 scope.report("url", error.reason)

@@ -1,5 +1,6 @@
 import Foundation
-import PurchaseLedger
+
+@testable import PurchaseLedger
 import Testing
 
 /// A ledger implementation the conformance suite runs against, freshly created per test.
@@ -16,8 +17,20 @@ struct LedgerUnderTest: Sendable, CustomTestStringConvertible {
         return (try SQLiteLedger(path: path), { try SQLiteLedger(path: path) })
     }
 
-    /// Every implementation this build has; PostgreSQL joins when it exists.
-    static let all: [LedgerUnderTest] = [.sqlite]
+    /// The PostgreSQL server the test command started (`Tests/run.sh` exports its URL).
+    static let postgresURL = ProcessInfo.processInfo.environment["STOREGATE_TEST_POSTGRES_URL"]
+
+    /// A fresh schema per test in the test server, so tests never see each other's rows.
+    static let postgres = LedgerUnderTest(name: "PostgreSQL") {
+        guard let base = postgresURL else { throw LedgerError.unavailable("STOREGATE_TEST_POSTGRES_URL is not set") }
+        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try PostgresConnection(url: base).execute("CREATE SCHEMA \(schema)")
+        let url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        return (try PostgresLedger(url: url, poolSize: 8), { try PostgresLedger(url: url, poolSize: 8) })
+    }
+
+    /// Every implementation this build has.
+    static let all: [LedgerUnderTest] = [.sqlite, .postgres]
 }
 
 /// Builders for conformance batches.

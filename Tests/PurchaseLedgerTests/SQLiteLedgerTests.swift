@@ -1,5 +1,6 @@
 import Foundation
-import PurchaseLedger
+import Synchronization
+@testable import PurchaseLedger
 import Testing
 
 /// What only the SQLite ledger promises: its file format settings and its URL forms.
@@ -27,5 +28,33 @@ import Testing
         let ledger = try SQLiteLedger(path: path)
         _ = try ledger.record(Sample.batch([Sample.consumable("1")]))
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+}
+
+/// The PostgreSQL suite is part of the test command, not optional: without a server it fails here.
+@Suite struct PostgresTestServer {
+    @Test func theTestCommandProvidesAPostgreSQLServer() throws {
+        let url = try #require(LedgerUnderTest.postgresURL, "run the tests with Tests/run.sh, which starts PostgreSQL")
+        try PostgresLedger(url: url, poolSize: 1).checkHealth()
+    }
+
+    @Test func gatewaysStartingTogetherMigrateOnce() throws {
+        let url = try #require(LedgerUnderTest.postgresURL)
+        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try PostgresConnection(url: url).execute("CREATE SCHEMA \(schema)")
+        let scoped = url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            if (try? PostgresLedger(url: scoped, poolSize: 1)) == nil { failures.withLock { $0 += 1 } }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        let versions = try PostgresConnection(url: scoped).execute("SELECT version FROM storegate_migrations ORDER BY 1")
+        #expect(versions.map { $0[0] } == ["1", "2"])
+    }
+
+    @Test func aDownServerIsAClearErrorNotAHang() {
+        #expect(throws: LedgerError.self) {
+            try PostgresLedger(url: "postgres://storegate:x@127.0.0.1:1/none?connect_timeout=2", poolSize: 1)
+        }
     }
 }

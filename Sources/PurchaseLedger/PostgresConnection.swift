@@ -1,0 +1,65 @@
+import CLibPQ
+import Foundation
+
+/// One libpq connection, used by one thread at a time (the pool hands it out). Parameters travel as text
+/// with `PQexecParams`, never spliced into SQL.
+final class PostgresConnection {
+    private let connection: OpaquePointer
+
+    /// Connects to `url` (`postgres://user:password@host:port/db?...`).
+    init(url: String) throws(LedgerError) {
+        guard let connection = PQconnectdb(url) else { throw .unavailable("libpq could not allocate a connection") }
+        self.connection = connection
+        guard PQstatus(connection) == CONNECTION_OK else {
+            // deinit finishes the failed connection.
+            throw .unavailable("cannot connect to PostgreSQL: \(Self.message(connection))")
+        }
+    }
+
+    deinit {
+        PQfinish(connection)
+    }
+
+    /// False once the server went away; the pool then drops the connection.
+    var isHealthy: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// Runs `sql` with `$1...` parameters and returns the rows as text (nil for NULL).
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [String?] = []) throws(LedgerError) -> [[String?]] {
+        let result = withParameters(parameters) { values in
+            PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        guard let result else { throw .unavailable("PostgreSQL: \(Self.message(connection))") }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let reason = PQresultErrorMessage(result).map { String(cString: $0) } ?? "unknown error"
+            throw .unavailable("PostgreSQL: \(reason.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        return (0..<PQntuples(result)).map { row in
+            (0..<PQnfields(result)).map { column in
+                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+            }
+        }
+    }
+
+    /// Runs statements without parameters, several at once (schema migrations).
+    func executeScript(_ sql: String) throws(LedgerError) {
+        guard let result = PQexec(connection, sql) else { throw .unavailable("PostgreSQL: \(Self.message(connection))") }
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+            let reason = PQresultErrorMessage(result).map { String(cString: $0) } ?? "unknown error"
+            throw .unavailable("PostgreSQL: \(reason.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+    }
+
+    private func withParameters<T>(_ parameters: [String?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+        let copies = parameters.map { $0.map { strdup($0) } ?? nil }
+        defer { copies.forEach { free($0) } }
+        return body(copies.map { $0.map { UnsafePointer($0) } })
+    }
+
+    private static func message(_ connection: OpaquePointer) -> String {
+        PQerrorMessage(connection).map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The ledger in PostgreSQL, shared by several gateways. Idempotency is the database's: unique keys and
+/// `ON CONFLICT`, so two gateways restoring the same receipt at once still make one row per purchase and
+/// agree on what was new. Every `record` is one transaction on one pooled connection.
+public final class PostgresLedger: PurchaseLedger {
+    private let pool: PostgresPool
+
+    /// Connects (lazily, up to `poolSize` connections) and brings the schema up to date under an advisory
+    /// lock, so gateways starting together migrate once.
+    public init(url: String, poolSize: Int = 16) throws(LedgerError) {
+        pool = PostgresPool(url: url, size: poolSize)
+        try pool.withConnection { connection throws(LedgerError) in try Self.migrate(connection) }
+    }
+
+    public func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome {
+        try pool.withConnection { connection throws(LedgerError) in
+            try Self.inTransaction(connection) { () throws(LedgerError) in
+                let purchases = batch.purchases
+                var recorded = 0
+                for purchase in purchases {
+                    if try Self.insertPurchase(purchase, batch: batch, on: connection) {
+                        recorded += 1
+                    } else {
+                        try Self.updatePurchase(purchase, batch: batch, on: connection)
+                    }
+                }
+                for transaction in batch.transactions {
+                    try Self.upsertTransaction(transaction, batch: batch, on: connection)
+                }
+                return RecordOutcome(recorded: recorded, known: purchases.count - recorded)
+            }
+        }
+    }
+
+    public func recordDelivery(_ delivery: Delivery) throws(LedgerError) {
+        try pool.withConnection { connection throws(LedgerError) in
+            try connection.execute(
+                """
+                INSERT INTO deliveries (environment, product_id, original_transaction_id, content_sha256, request_id,
+                    delivered_ms) VALUES ($1, $2, $3, $4, $5, $6)
+                """,
+                [
+                    delivery.environment, delivery.productId, delivery.originalTransactionId, delivery.contentSHA256,
+                    delivery.requestId, String(Self.milliseconds(delivery.deliveredAt)),
+                ]
+            )
+        }
+    }
+
+    public func deliveries(environment: String, originalTransactionId: String) throws(LedgerError) -> [Delivery] {
+        try pool.withConnection { connection throws(LedgerError) in
+            try connection.execute(
+                """
+                SELECT environment, product_id, original_transaction_id, content_sha256, request_id, delivered_ms
+                FROM deliveries WHERE environment = $1 AND original_transaction_id = $2 ORDER BY id
+                """,
+                [environment, originalTransactionId]
+            ).map { row in
+                Delivery(
+                    environment: row[0] ?? "", productId: row[1] ?? "", originalTransactionId: row[2] ?? "",
+                    contentSHA256: row[3] ?? "", requestId: row[4] ?? "", deliveredAt: Self.date(row[5]) ?? Date())
+            }
+        }
+    }
+
+    public func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase] {
+        try pool.withConnection { connection throws(LedgerError) in
+            try connection.execute(
+                """
+                SELECT environment, purchase_key, product_id, original_transaction_id, latest_transaction_id,
+                    expires_date_ms, cancellation_date_ms, first_seen_ms, last_seen_ms, first_source, last_source
+                FROM purchases WHERE environment = $1 AND original_transaction_id = $2
+                ORDER BY coalesce(expires_date_ms, purchase_date_ms, 0) DESC, purchase_key
+                """,
+                [environment, originalTransactionId]
+            ).map { row in
+                StoredPurchase(
+                    environment: row[0] ?? "", purchaseKey: PurchaseKey(rawValue: row[1] ?? ""),
+                    productId: row[2] ?? "", originalTransactionId: row[3] ?? "", latestTransactionId: row[4] ?? "",
+                    expiresDate: Self.date(row[5]), cancellationDate: Self.date(row[6]),
+                    firstSeen: Self.date(row[7]) ?? Date(), lastSeen: Self.date(row[8]) ?? Date(),
+                    firstSource: LedgerSource(rawValue: row[9] ?? "") ?? .verify,
+                    lastSource: LedgerSource(rawValue: row[10] ?? "") ?? .verify)
+            }
+        }
+    }
+
+    public func counts() throws(LedgerError) -> LedgerCounts {
+        try pool.withConnection { connection throws(LedgerError) in
+            let row = try connection.execute(
+                "SELECT (SELECT count(*) FROM purchases), (SELECT count(*) FROM transactions)"
+            ).first
+            return LedgerCounts(purchases: Int(row?[0] ?? "") ?? 0, transactions: Int(row?[1] ?? "") ?? 0)
+        }
+    }
+
+    public func checkHealth() throws(LedgerError) {
+        try pool.withConnection { connection throws(LedgerError) in _ = try connection.execute("SELECT 1") }
+    }
+
+    static func inTransaction<T>(_ connection: PostgresConnection, _ body: () throws(LedgerError) -> T)
+        throws(LedgerError) -> T
+    {
+        try connection.execute("BEGIN")
+        do {
+            let value = try body()
+            try connection.execute("COMMIT")
+            return value
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    static func date(_ text: String?) -> Date? {
+        text.flatMap(Int64.init).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Starts the machine's PostgreSQL (Debian's cluster) if it is down, makes sure the test role and database
+# exist, and prints the URL the tests use. Sourced by Tests/run.sh; needs root or sudo.
+set -euo pipefail
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+as_postgres() { as_root su postgres -c "$1"; }
+cluster=$(pg_lsclusters --no-header | awk 'NR == 1 {print $1, $2, $3, $4}')
+[ -n "$cluster" ] || { echo "no PostgreSQL cluster (apt-get install postgresql)" >&2; exit 1; }
+read -r version name port status <<<"$cluster"
+[ "$status" = online ] || as_root pg_ctlcluster "$version" "$name" start
+for _ in $(seq 50); do as_postgres "psql -p $port -qAtc 'select 1'" >/dev/null 2>&1 && break; sleep 0.2; done
+as_postgres "psql -p $port -qc \"DO \\\$\\\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'storegate_test')
+    THEN CREATE ROLE storegate_test LOGIN PASSWORD 'storegate_test'; END IF; END \\\$\\\$;\"" >/dev/null
+as_postgres "psql -p $port -qAtc \"SELECT 1 FROM pg_database WHERE datname = 'storegate_test'\"" | grep -q 1 \
+    || as_postgres "createdb -p $port -O storegate_test storegate_test"
+echo "postgres://storegate_test:storegate_test@127.0.0.1:$port/storegate_test"
