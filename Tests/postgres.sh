@@ -11,6 +11,6 @@ read -r version name port status <<<"$cluster"
 for _ in $(seq 50); do as_postgres "psql -p $port -qAtc 'select 1'" >/dev/null 2>&1 && break; sleep 0.2; done
 as_postgres "psql -p $port -qc \"DO \\\$\\\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'storegate_test')
     THEN CREATE ROLE storegate_test LOGIN PASSWORD 'storegate_test'; END IF; END \\\$\\\$;\"" >/dev/null
-as_postgres "psql -p $port -qAtc \"SELECT 1 FROM pg_database WHERE datname = 'storegate_test'\"" | grep -q 1 \
-    || as_postgres "createdb -p $port -O storegate_test storegate_test"
+# A fresh database for every run: schemas made by earlier runs go with it.
+as_postgres "dropdb -p $port --if-exists storegate_test && createdb -p $port -O storegate_test storegate_test"
 echo "postgres://storegate_test:storegate_test@127.0.0.1:$port/storegate_test"

@@ -20,12 +20,16 @@ struct LedgerUnderTest: Sendable, CustomTestStringConvertible {
     /// The PostgreSQL server the test command started (`Tests/run.sh` exports its URL).
     static let postgresURL = ProcessInfo.processInfo.environment["STOREGATE_TEST_POSTGRES_URL"]
 
-    /// A fresh schema per test in the test server, so tests never see each other's rows.
-    static let postgres = LedgerUnderTest(name: "PostgreSQL") {
+    /// A URL of the test server scoped to a new, empty schema, so tests never see each other's rows.
+    static func freshPostgresURL() throws -> String {
         guard let base = postgresURL else { throw LedgerError.unavailable("STOREGATE_TEST_POSTGRES_URL is not set") }
         let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try PostgresConnection(url: base).execute("CREATE SCHEMA \(schema)")
-        let url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        return base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+    }
+
+    static let postgres = LedgerUnderTest(name: "PostgreSQL") {
+        let url = try freshPostgresURL()
         return (try PostgresLedger(url: url, poolSize: 8), { try PostgresLedger(url: url, poolSize: 8) })
     }
 

@@ -34,15 +34,12 @@ import Testing
 /// The PostgreSQL suite is part of the test command, not optional: without a server it fails here.
 @Suite struct PostgresTestServer {
     @Test func theTestCommandProvidesAPostgreSQLServer() throws {
-        let url = try #require(LedgerUnderTest.postgresURL, "run the tests with Tests/run.sh, which starts PostgreSQL")
-        try PostgresLedger(url: url, poolSize: 1).checkHealth()
+        _ = try #require(LedgerUnderTest.postgresURL, "run the tests with Tests/run.sh, which starts PostgreSQL")
+        try PostgresLedger(url: try LedgerUnderTest.freshPostgresURL(), poolSize: 1).checkHealth()
     }
 
     @Test func gatewaysStartingTogetherMigrateOnce() throws {
-        let url = try #require(LedgerUnderTest.postgresURL)
-        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try PostgresConnection(url: url).execute("CREATE SCHEMA \(schema)")
-        let scoped = url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        let scoped = try LedgerUnderTest.freshPostgresURL()
         let failures = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
             if (try? PostgresLedger(url: scoped, poolSize: 1)) == nil { failures.withLock { $0 += 1 } }
