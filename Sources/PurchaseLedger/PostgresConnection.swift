@@ -8,20 +8,29 @@ final class PostgresConnection {
 
     /// Connects to `url` (`postgres://user:password@host:port/db?...`).
     init(url: String) throws(LedgerError) {
-        guard let connection = PQconnectdb(url) else { throw .unavailable("libpq could not allocate a connection") }
+        guard let connection = PQconnectdb(Self.failingFast(url)) else { throw .unavailable("libpq could not allocate a connection") }
         self.connection = connection
         guard PQstatus(connection) == CONNECTION_OK else {
             // deinit finishes the failed connection.
             throw .unavailable("cannot connect to PostgreSQL: \(Self.message(connection))")
         }
+        // Notices ("already exists, skipping" from migrations) are not problems; libpq would print them to stderr.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
     }
 
     deinit {
         PQfinish(connection)
     }
 
-    /// False once the server went away; the pool then drops the connection.
-    var isHealthy: Bool { PQstatus(connection) == CONNECTION_OK }
+    /// False once the server went away; the pool then drops the connection. Reads what is pending (without
+    /// blocking: libpq's sockets are non-blocking), so an idle connection cut by a restart is noticed before use.
+    var isHealthy: Bool { PQconsumeInput(connection) == 1 && PQstatus(connection) == CONNECTION_OK }
+
+    /// libpq waits for a silent server as long as the kernel does; a gateway answers 503 quickly instead.
+    private static func failingFast(_ url: String) -> String {
+        guard !url.contains("connect_timeout=") else { return url }
+        return url + (url.contains("?") ? "&" : "?") + "connect_timeout=5"
+    }
 
     /// Runs `sql` with `$1...` parameters and returns the rows as text (nil for NULL).
     @discardableResult

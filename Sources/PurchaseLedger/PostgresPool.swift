@@ -32,20 +32,11 @@ final class PostgresPool: @unchecked Sendable {
     }
 
     private func acquire() throws(LedgerError) -> PostgresConnection {
-        condition.lock()
-        let deadline = Date().addingTimeInterval(waitLimit)
-        while idle.isEmpty && open >= size {
-            guard condition.wait(until: deadline) else {
-                condition.unlock()
-                throw .unavailable("all \(size) PostgreSQL connections are busy")
-            }
+        while let kept = try reserve() {
+            if kept.isHealthy { return kept }
+            // A server restart cut this one; its slot goes to the next kept connection or a new one.
+            condition.withLock { open -= 1 }
         }
-        if let connection = idle.popLast() {
-            condition.unlock()
-            return connection
-        }
-        open += 1
-        condition.unlock()
         do {
             return try PostgresConnection(url: url)
         } catch {
@@ -55,6 +46,19 @@ final class PostgresPool: @unchecked Sendable {
             }
             throw error
         }
+    }
+
+    /// An idle connection, or nil once a slot for a new one is reserved.
+    private func reserve() throws(LedgerError) -> PostgresConnection? {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date().addingTimeInterval(waitLimit)
+        while idle.isEmpty && open >= size {
+            guard condition.wait(until: deadline) else { throw .unavailable("all \(size) PostgreSQL connections are busy") }
+        }
+        if let connection = idle.popLast() { return connection }
+        open += 1
+        return nil
     }
 
     private func release(_ connection: PostgresConnection) {

@@ -19,6 +19,8 @@ struct GatewaySetup {
     /// Extra `server:` keys, as YAML values.
     var server: [String: String] = [:]
     var listen = Listen.unixSocket
+    /// How many storegate processes run on this config, each on its own unix socket, all in nginx's upstream.
+    var gateways = 1
     /// Whether nginx keeps FastCGI connections open, as the deploy/ site does.
     var keepAlive = true
     var environment: [String: String] = [:]
@@ -38,37 +40,48 @@ final class Deployment: @unchecked Sendable {
     let folder: URL
     let port: Int
     let setup: GatewaySetup
-    private(set) var gateway: ManagedProcess
+    private(set) var gateways: [ManagedProcess] = []
     private(set) var nginx: ManagedProcess?
     var configFile: URL { folder.appendingPathComponent("storegate.yaml") }
-    var socketPath: String { folder.appendingPathComponent("storegate.sock").path }
+    var socketPath: String { socketPath(of: 0) }
+    /// The first (often the only) gateway.
+    var gateway: ManagedProcess { gateways[0] }
+
+    /// The socket of gateway `index`: the config's for the first, an environment override for the others.
+    func socketPath(of index: Int) -> String {
+        folder.appendingPathComponent(index == 0 ? "storegate.sock" : "storegate-\(index + 1).sock").path
+    }
 
     init(_ setup: GatewaySetup = GatewaySetup()) throws {
         self.setup = setup
         folder = try SampleContent.makeFolder()
         port = try FreePort.next()
-        let upstream: String
+        var upstreams = ["unix:\(folder.appendingPathComponent("storegate.sock").path)"]
         var listenLine = "  listen: \(folder.appendingPathComponent("storegate.sock").path)\n"
         switch setup.listen {
         case .unixSocket:
-            upstream = "unix:\(folder.appendingPathComponent("storegate.sock").path)"
+            upstreams += (1..<max(setup.gateways, 1)).map { "unix:\(socketPath(of: $0))" }
         case .tcp(let host):
             let gatewayPort = try FreePort.next()
-            upstream = host.contains(":") ? "[\(host)]:\(gatewayPort)" : "\(host):\(gatewayPort)"
-            listenLine = "  listen: \"\(upstream)\"\n"
+            upstreams = [host.contains(":") ? "[\(host)]:\(gatewayPort)" : "\(host):\(gatewayPort)"]
+            listenLine = "  listen: \"\(upstreams[0])\"\n"
         case .spawnFcgi:
-            upstream = "unix:\(folder.appendingPathComponent("storegate.sock").path)"
             listenLine = ""
         }
-        let configFile = folder.appendingPathComponent("storegate.yaml")
         try Self.config(setup, listenLine: listenLine).write(to: configFile, atomically: true, encoding: .utf8)
-        gateway = try Self.launchGateway(setup, folder: folder, config: configFile)
-        nginx = try Self.launchNginx(folder: folder, port: port, upstream: upstream, keepAlive: setup.keepAlive)
+        for index in upstreams.indices { gateways.append(try launchGateway(index)) }
+        if setup.gateways > 1 {
+            // nginx marks a refusing server down for fail_timeout; with several it would wait that long.
+            _ = ManagedProcess.poll(for: .seconds(15)) {
+                upstreams.indices.allSatisfy { FileManager.default.fileExists(atPath: socketPath(of: $0)) }
+            }
+        }
+        nginx = try Self.launchNginx(folder: folder, port: port, upstreams: upstreams, keepAlive: setup.keepAlive)
         let up = ManagedProcess.poll(for: .seconds(15)) {
             (try? HTTPClient.request(port: port, path: "/v1/", timeout: .seconds(2)))?.header("X-Request-Id") != nil
         }
         guard up else {
-            let logs = gateway.log + (nginx?.log ?? "")
+            let logs = gateways.map(\.log).joined() + (nginx?.log ?? "")
             stop()
             throw HTTPClient.Failure(description: "the deployment did not come up:\n\(logs)")
         }
@@ -86,16 +99,25 @@ final class Deployment: @unchecked Sendable {
     }
 
     /// Starts a new gateway process on the same config (after the old one was killed).
-    func restartGateway() throws {
-        gateway.stop()
-        gateway = try Self.launchGateway(setup, folder: folder, config: configFile)
+    func restartGateway(_ index: Int = 0) throws {
+        gateways[index].stop()
+        gateways[index] = try launchGateway(index)
         let port = port
         guard ManagedProcess.poll(for: .seconds(15), { (try? HTTPClient.request(port: port, path: "/v1/catalog"))?.status == 200 })
-        else { throw HTTPClient.Failure(description: "the gateway did not come back:\n\(gateway.log)") }
+        else { throw HTTPClient.Failure(description: "the gateway did not come back:\n\(gateways[index].log)") }
+    }
+
+    /// How many requests each gateway answered, by socket, from nginx's access log (the last server tried).
+    func requestsByGateway() -> [String: Int] {
+        let log = (try? String(contentsOf: folder.appendingPathComponent("nginx/access.log"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").reduce(into: [:]) { counts, line in
+            guard let server = line.components(separatedBy: ", ").last, server.hasPrefix("unix:") else { return }
+            counts[String(server.dropFirst(5)), default: 0] += 1
+        }
     }
 
     func stop() {
-        gateway.stop()
+        gateways.forEach { $0.stop() }
         nginx?.stop()
         try? FileManager.default.removeItem(at: folder)
     }
@@ -120,15 +142,14 @@ final class Deployment: @unchecked Sendable {
         return config + setup.extra
     }
 
-    private static func launchGateway(_ setup: GatewaySetup, folder: URL, config: URL) throws -> ManagedProcess {
-        let log = folder.appendingPathComponent("storegate.log")
+    private func launchGateway(_ index: Int) throws -> ManagedProcess {
+        let log = folder.appendingPathComponent(index == 0 ? "storegate.log" : "storegate-\(index + 1).log")
+        let config = configFile
         guard case .spawnFcgi = setup.listen else {
+            var environment = setup.environment
+            if index > 0 { environment["STOREGATE_SERVER_LISTEN"] = socketPath(of: index) }
             return try ManagedProcess(
-                setup.binary.path,
-                ["serve", "--config", config.path],
-                environment: setup.environment,
-                logFile: log
-            )
+                setup.binary.path, ["serve", "--config", config.path], environment: environment, logFile: log)
         }
         var arguments = ["-n", "-s", folder.appendingPathComponent("storegate.sock").path, "-M", "0660"]
         if Binaries.isRoot { arguments += ["-G", "nogroup"] }
@@ -136,14 +157,16 @@ final class Deployment: @unchecked Sendable {
         return try ManagedProcess("/usr/bin/spawn-fcgi", arguments, environment: setup.environment, logFile: log)
     }
 
-    private static func launchNginx(folder: URL, port: Int, upstream: String, keepAlive: Bool) throws
+    private static func launchNginx(folder: URL, port: Int, upstreams: [String], keepAlive: Bool) throws
         -> ManagedProcess
     {
         let prefix = folder.appendingPathComponent("nginx")
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: "/etc/nginx/fastcgi_params", toPath: prefix.appendingPathComponent("fastcgi_params").path)
         var site = try String(contentsOf: Binaries.deploy.appendingPathComponent("nginx/storegate.conf"), encoding: .utf8)
-            .replacingOccurrences(of: "unix:/run/storegate/storegate.sock", with: upstream)
+            .replacingOccurrences(
+                of: "server unix:/run/storegate/storegate.sock;",
+                with: upstreams.map { "server \($0);" }.joined(separator: "\n    "))
             .replacingOccurrences(of: "/var/lib/storegate/content/", with: folder.appendingPathComponent("content").path + "/")
             .replacingOccurrences(of: "listen 80;", with: "listen 127.0.0.1:\(port);")
         if !keepAlive {
@@ -157,6 +180,9 @@ final class Deployment: @unchecked Sendable {
             .replacingOccurrences(of: "@PREFIX@", with: prefix.path)
             .replacingOccurrences(of: "@USER@", with: Binaries.isRoot ? "user nobody nogroup;" : "")
             .replacingOccurrences(of: "@SITE@", with: siteFile.path)
+            .replacingOccurrences(
+                of: "access_log off;",
+                with: "log_format upstreams '$upstream_addr';\n    access_log \(prefix.path)/access.log upstreams;")
         let mainFile = prefix.appendingPathComponent("nginx.conf")
         try main.write(to: mainFile, atomically: true, encoding: .utf8)
         return try ManagedProcess(

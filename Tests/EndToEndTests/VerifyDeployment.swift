@@ -6,6 +6,8 @@ import PurchaseLedger
 final class VerifyDeployment: @unchecked Sendable {
     let appStore: AppStoreStandIn
     let deployment: Deployment
+    /// `ledger.url`, when not the default SQLite file in the deployment's folder.
+    let ledgerURL: String?
 
     static let tokenSecret = "test-token-secret-1b2c3d4e5f"
 
@@ -15,8 +17,11 @@ final class VerifyDeployment: @unchecked Sendable {
         simSecret: String? = nil,
         environment: [String: String] = [:],
         delivery: String = "x-accel",
-        tokens: String = "tokens:\n  secret: \(VerifyDeployment.tokenSecret)\n"
+        tokens: String = "tokens:\n  secret: \(VerifyDeployment.tokenSecret)\n",
+        gateways: Int = 1,
+        ledgerURL: String? = nil
     ) throws {
+        self.ledgerURL = ledgerURL
         appStore = try AppStoreStandIn(sharedSecret: simSecret)
         var setup = GatewaySetup(
             binary: Binaries.testbed,
@@ -26,7 +31,8 @@ final class VerifyDeployment: @unchecked Sendable {
                 ("/v1/download", "download"),
             ]
         )
-        setup.extra = tokens
+        setup.extra = tokens + (ledgerURL.map { "ledger:\n  url: \"\($0)\"\n" } ?? "")
+        setup.gateways = gateways
         setup.delivery = delivery
         setup.appStore = appStore
         setup.apple = apple
@@ -64,7 +70,10 @@ final class VerifyDeployment: @unchecked Sendable {
 
     var ledgerPath: String { deployment.folder.appendingPathComponent("ledger.sqlite").path }
 
-    func ledgerCounts() throws -> LedgerCounts { try SQLiteLedger(path: ledgerPath).counts() }
+    func ledgerCounts() throws -> LedgerCounts {
+        guard let ledgerURL else { return try SQLiteLedger(path: ledgerPath).counts() }
+        return try PostgresLedger(url: ledgerURL, poolSize: 1).counts()
+    }
 
     /// `POST /v1/restore-sync` with the receipt named `name`.
     func restore(_ name: String, timeout: Duration = .seconds(30)) throws -> HTTPResponse {
@@ -81,7 +90,7 @@ final class VerifyDeployment: @unchecked Sendable {
 
     /// Everything the gateway and nginx logged.
     var logs: String {
-        deployment.gateway.log
+        deployment.gateways.map(\.log).joined()
             + ((try? String(contentsOfFile: deployment.folder.path + "/nginx/error.log", encoding: .utf8)) ?? "")
     }
 
