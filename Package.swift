@@ -84,7 +84,7 @@ let package = Package(
         ),
         .target(
             name: "StoreGateApp",
-            dependencies: ["GatewayCore", "FastCGIFront"] + handlerModules.map { .target(name: $0) },
+            dependencies: ["GatewayCore", "FastCGIFront", "PurchaseLedger"] + handlerModules.map { .target(name: $0) },
             swiftSettings: strict,
             plugins: ["HandlerRegistryPlugin"]
         ),

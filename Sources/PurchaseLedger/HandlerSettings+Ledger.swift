@@ -8,12 +8,8 @@ extension HandlerSettings {
             let scope = config.scoped("ledger")
             let url = scope.string("url", default: "sqlite:ledger.sqlite")
             do throws(LedgerError) {
-                switch try LedgerLocation(url: url, baseDirectory: config.baseDirectory) {
-                case .sqlite(let path):
-                    return try SQLiteLedger(path: path)
-                case .postgres(let url):
-                    return try PostgresLedger(url: url, poolSize: scope.int("pool_size", default: 16, in: 1...1024))
-                }
+                return try LedgerLocation(url: url, baseDirectory: config.baseDirectory)
+                    .open(poolSize: scope.int("pool_size", default: 16, in: 1...1024))
             } catch {
                 scope.report("url", error.reason)
                 throw ConfigProblems([])

@@ -25,3 +25,13 @@ public enum LedgerLocation: Sendable, Equatable {
         }
     }
 }
+
+extension LedgerLocation {
+    /// Opens the ledger here, creating and migrating it when needed.
+    public func open(poolSize: Int = 16) throws(LedgerError) -> any PurchaseLedger & LedgerRowStore {
+        switch self {
+        case .sqlite(let path): return try SQLiteLedger(path: path)
+        case .postgres(let url): return try PostgresLedger(url: url, poolSize: poolSize)
+        }
+    }
+}

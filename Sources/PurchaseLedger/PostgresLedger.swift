@@ -4,7 +4,7 @@ import Foundation
 /// `ON CONFLICT`, so two gateways restoring the same receipt at once still make one row per purchase and
 /// agree on what was new. Every `record` is one transaction on one pooled connection.
 public final class PostgresLedger: PurchaseLedger {
-    private let pool: PostgresPool
+    let pool: PostgresPool
 
     /// Connects (lazily, up to `poolSize` connections) and brings the schema up to date under an advisory
     /// lock, so gateways starting together migrate once.

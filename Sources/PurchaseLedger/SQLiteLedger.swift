@@ -7,7 +7,7 @@ import GRDB
 /// sharing a fate. Readers never wait for the writer; other processes queue behind SQLite's lock for up to
 /// `busyTimeout`.
 public final class SQLiteLedger: PurchaseLedger {
-    private let pool: DatabasePool
+    let pool: DatabasePool
     private let group: GroupCommit<LedgerWrite, RecordOutcome>
 
     /// Opens (creating and migrating when needed) the ledger at `path`.
@@ -132,7 +132,7 @@ public final class SQLiteLedger: PurchaseLedger {
         try guarded { try pool.read { db in _ = try Int.fetchOne(db, sql: "SELECT 1") } }
     }
 
-    private func guarded<T>(_ body: () throws -> T) throws(LedgerError) -> T {
+    func guarded<T>(_ body: () throws -> T) throws(LedgerError) -> T {
         do {
             return try body()
         } catch {

@@ -27,6 +27,7 @@ public struct StoreGateCLI: Sendable {
         switch (arguments.first, option("--config", in: arguments)) {
         case ("serve", let config?): return serve(configFile: config)
         case ("check-config", let config?): return checkConfig(configFile: config)
+        case ("ledger", _): return ledger(arguments)
         case ("--version", _), ("version", _):
             print("storegate \(StoreGateVersion.current)")
             return 0
@@ -42,11 +43,12 @@ public struct StoreGateCLI: Sendable {
     static let usage = """
         usage: storegate serve --config FILE         FastCGI server (server.listen, or the socket on fd 0)
                storegate check-config --config FILE  report every problem in config, catalog and content
+               storegate ledger copy --from URL --to URL   copy every ledger row (sqlite:FILE, postgres://...)
                storegate --version
         With no arguments and GATEWAY_INTERFACE set, answers one CGI request (config from STOREGATE_CONFIG).
         """
 
-    private func option(_ name: String, in arguments: [String]) -> String? {
+    func option(_ name: String, in arguments: [String]) -> String? {
         guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
         return arguments[index + 1]
     }

@@ -7,7 +7,8 @@ import Testing
 struct LedgerUnderTest: Sendable, CustomTestStringConvertible {
     let name: String
     /// Opens a new empty ledger, and a second handle on the same store (another process's view).
-    let open: @Sendable () throws -> (any PurchaseLedger, reopen: @Sendable () throws -> any PurchaseLedger)
+    let open:
+        @Sendable () throws -> (any PurchaseLedger & LedgerRowStore, reopen: @Sendable () throws -> any PurchaseLedger)
 
     var testDescription: String { name }
 

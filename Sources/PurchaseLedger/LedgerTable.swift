@@ -1,0 +1,50 @@
+/// The ledger's tables as `storegate ledger copy` sees them: the same columns in every store, read and written
+/// as text (SQLite and PostgreSQL both convert text to their integer columns).
+public enum LedgerTable: String, Sendable, CaseIterable {
+    case purchases, transactions, deliveries
+
+    /// Every column, primary key first.
+    var columns: [String] {
+        switch self {
+        case .purchases:
+            return [
+                "environment", "purchase_key", "product_id", "bundle_id", "original_transaction_id",
+                "latest_transaction_id", "web_order_line_item_id", "purchase_date_ms", "expires_date_ms",
+                "cancellation_date_ms", "quantity", "first_seen_ms", "last_seen_ms", "first_source", "last_source",
+                "first_request_id",
+            ]
+        case .transactions:
+            return [
+                "environment", "transaction_id", "purchase_key", "product_id", "original_transaction_id",
+                "web_order_line_item_id", "purchase_date_ms", "expires_date_ms", "cancellation_date_ms", "quantity",
+                "first_seen_ms", "last_seen_ms", "source", "request_id",
+            ]
+        case .deliveries:
+            return [
+                "id", "environment", "product_id", "original_transaction_id", "content_sha256", "request_id",
+                "delivered_ms",
+            ]
+        }
+    }
+
+    /// How many leading columns form the primary key.
+    private var keyLength: Int { self == .deliveries ? 1 : 2 }
+
+    /// The primary key of a row of this table.
+    func key(of row: [String?]) -> [String?] { Array(row.prefix(keyLength)) }
+
+    /// One page of rows in key order, after the key bound to the first parameters when `afterKey`.
+    func pageQuery(afterKey: Bool, limit: Int, placeholder: (Int) -> String) -> String {
+        let key = columns.prefix(keyLength).joined(separator: ", ")
+        let bound = (1...keyLength).map(placeholder).joined(separator: ", ")
+        let selected = columns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
+        let filter = afterKey ? " WHERE (\(key)) > (\(bound))" : ""
+        return "SELECT \(selected) FROM \(rawValue)\(filter) ORDER BY \(key) LIMIT \(limit)"
+    }
+
+    /// Inserts one row unless its key is already there.
+    func insertStatement(placeholder: (Int) -> String) -> String {
+        let values = (1...columns.count).map(placeholder).joined(separator: ", ")
+        return "INSERT INTO \(rawValue) (\(columns.joined(separator: ", "))) VALUES (\(values)) ON CONFLICT DO NOTHING"
+    }
+}

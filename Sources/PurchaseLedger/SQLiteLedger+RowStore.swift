@@ -1,0 +1,27 @@
+import GRDB
+
+extension SQLiteLedger: LedgerRowStore {
+    public func rows(of table: LedgerTable, after key: [String?]?, limit: Int) throws(LedgerError) -> [[String?]] {
+        let sql = table.pageQuery(afterKey: key != nil, limit: limit) { _ in "?" }
+        return try guarded {
+            try pool.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(key ?? [])).map { row in
+                    (0..<row.count).map { row[$0] as String? }
+                }
+            }
+        }
+    }
+
+    public func insert(_ rows: [[String?]], into table: LedgerTable) throws(LedgerError) -> Int {
+        let sql = table.insertStatement { _ in "?" }
+        return try guarded {
+            try pool.write { db in
+                let statement = try db.cachedStatement(sql: sql)
+                return try rows.reduce(0) { added, row in
+                    try statement.execute(arguments: StatementArguments(row))
+                    return added + db.changesCount
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import PurchaseLedger
+import Testing
+
+/// `storegate ledger copy`: every row arrives, in pages, once, between any two stores.
+@Suite struct LedgerCopy {
+    @Test(arguments: [(LedgerUnderTest.sqlite, LedgerUnderTest.postgres), (.postgres, .sqlite)])
+    func everyRowArrivesOnceAndTheTargetKeepsWorking(from: LedgerUnderTest, to: LedgerUnderTest) throws {
+        let (source, _) = try from.open()
+        let (target, _) = try to.open()
+        let renewal = Date(timeIntervalSince1970: 1_800_000_000)
+        _ = try source.record(
+            Sample.batch([
+                Sample.nonConsumable("1", original: "1"), Sample.nonConsumable("2", original: "1"),
+                Sample.period("3", original: "3", lineItem: "L3", expires: renewal),
+                Sample.period("4", original: "3", lineItem: "L4", expires: renewal.addingTimeInterval(86_400 * 30)),
+                Sample.consumable("5"), Sample.consumable("6"), Sample.nonConsumable("7", original: "7", environment: "Sandbox"),
+            ]))
+        for number in 1...3 {
+            try source.recordDelivery(
+                Delivery(
+                    environment: "Production", productId: "com.example.issue1", originalTransactionId: "1",
+                    contentSHA256: String(repeating: "\(number)", count: 64), requestId: "r\(number)",
+                    deliveredAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(number))))
+        }
+
+        let copied = try source.copy(into: target, pageSize: 2)
+        #expect(copied.map(\.read) == [6, 7, 3])
+        #expect(copied.map(\.added) == [6, 7, 3])
+        #expect(try target.counts() == source.counts())
+        for (environment, original) in [("Production", "1"), ("Production", "3"), ("Production", "5"), ("Sandbox", "7")] {
+            let expected = try source.purchases(environment: environment, originalTransactionId: original)
+            #expect(try target.purchases(environment: environment, originalTransactionId: original) == expected)
+        }
+        #expect(
+            try target.deliveries(environment: "Production", originalTransactionId: "1")
+                == source.deliveries(environment: "Production", originalTransactionId: "1"))
+
+        // Run again (an interrupted copy resumed): nothing doubles.
+        #expect(try source.copy(into: target).map(\.added) == [0, 0, 0])
+        // The copy is a working ledger: known purchases stay known, new grants come after the copied ones.
+        #expect(try target.record(Sample.batch([Sample.consumable("5")])) == RecordOutcome(recorded: 0, known: 1))
+        let next = Delivery(
+            environment: "Production", productId: "com.example.issue1", originalTransactionId: "1",
+            contentSHA256: String(repeating: "4", count: 64), requestId: "r4", deliveredAt: Date())
+        try target.recordDelivery(next)
+        #expect(try target.deliveries(environment: "Production", originalTransactionId: "1").map(\.requestId)
+            == ["r1", "r2", "r3", "r4"])
+    }
+}
