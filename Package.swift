@@ -128,12 +128,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-    ] + handlerModules.map { name in
-        .target(
-            name: name,
-            dependencies: ["GatewayCore", "ProductCatalog", "AppStoreReceipts", "PurchaseLedger"],
-            path: "Plugins/\(name)",
-            swiftSettings: strict
-        )
-    }
+    ]
+        + handlerModules.map { name in
+            .target(
+                name: name,
+                dependencies: ["GatewayCore", "ProductCatalog", "AppStoreReceipts", "PurchaseLedger"],
+                path: "Plugins/\(name)",
+                swiftSettings: strict
+            )
+        }
 )

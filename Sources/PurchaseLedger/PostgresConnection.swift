@@ -8,7 +8,9 @@ final class PostgresConnection {
 
     /// Connects to `url` (`postgres://user:password@host:port/db?...`).
     init(url: String) throws(LedgerError) {
-        guard let connection = PQconnectdb(Self.failingFast(url)) else { throw .unavailable("libpq could not allocate a connection") }
+        guard let connection = PQconnectdb(Self.failingFast(url)) else {
+            throw .unavailable("libpq could not allocate a connection")
+        }
         self.connection = connection
         guard PQstatus(connection) == CONNECTION_OK else {
             // deinit finishes the failed connection.
@@ -54,7 +56,9 @@ final class PostgresConnection {
 
     /// Runs statements without parameters, several at once (schema migrations).
     func executeScript(_ sql: String) throws(LedgerError) {
-        guard let result = PQexec(connection, sql) else { throw .unavailable("PostgreSQL: \(Self.message(connection))") }
+        guard let result = PQexec(connection, sql) else {
+            throw .unavailable("PostgreSQL: \(Self.message(connection))")
+        }
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_COMMAND_OK else {
             let reason = PQresultErrorMessage(result).map { String(cString: $0) } ?? "unknown error"

@@ -40,11 +40,13 @@ extension PostgresLedger {
         try connection.execute("SELECT pg_advisory_lock(\(migrationLock))")
         defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(migrationLock))") }
         try connection.execute("CREATE TABLE IF NOT EXISTS storegate_migrations (version INTEGER PRIMARY KEY)")
-        let applied = Set(try connection.execute("SELECT version FROM storegate_migrations").compactMap { $0[0].flatMap { Int($0) } })
+        let applied = Set(
+            try connection.execute("SELECT version FROM storegate_migrations").compactMap { $0[0].flatMap { Int($0) } })
         for migration in migrations where !applied.contains(migration.version) {
             try inTransaction(connection) { () throws(LedgerError) in
                 try connection.executeScript(migration.sql)
-                try connection.execute("INSERT INTO storegate_migrations (version) VALUES ($1)", [String(migration.version)])
+                try connection.execute(
+                    "INSERT INTO storegate_migrations (version) VALUES ($1)", [String(migration.version)])
             }
         }
     }

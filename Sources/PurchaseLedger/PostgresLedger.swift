@@ -17,17 +17,8 @@ public final class PostgresLedger: PurchaseLedger {
         try pool.withConnection { connection throws(LedgerError) in
             try Self.inTransaction(connection) { () throws(LedgerError) in
                 let purchases = batch.purchases
-                var recorded = 0
-                for purchase in purchases {
-                    if try Self.insertPurchase(purchase, batch: batch, on: connection) {
-                        recorded += 1
-                    } else {
-                        try Self.updatePurchase(purchase, batch: batch, on: connection)
-                    }
-                }
-                for transaction in batch.transactions {
-                    try Self.upsertTransaction(transaction, batch: batch, on: connection)
-                }
+                let recorded = try Self.upsertPurchases(purchases, batch: batch, on: connection)
+                try Self.upsertTransactions(batch.transactions, batch: batch, on: connection)
                 return RecordOutcome(recorded: recorded, known: purchases.count - recorded)
             }
         }

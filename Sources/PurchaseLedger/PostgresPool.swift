@@ -54,7 +54,9 @@ final class PostgresPool: @unchecked Sendable {
         defer { condition.unlock() }
         let deadline = Date().addingTimeInterval(waitLimit)
         while idle.isEmpty && open >= size {
-            guard condition.wait(until: deadline) else { throw .unavailable("all \(size) PostgreSQL connections are busy") }
+            guard condition.wait(until: deadline) else {
+                throw .unavailable("all \(size) PostgreSQL connections are busy")
+            }
         }
         if let connection = idle.popLast() { return connection }
         open += 1

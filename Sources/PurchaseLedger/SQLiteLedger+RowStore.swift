@@ -5,7 +5,7 @@ extension SQLiteLedger: LedgerRowStore {
         let sql = table.pageQuery(afterKey: key != nil, limit: limit) { _ in "?" }
         return try guarded {
             try pool.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(key ?? [])).map { row in
+                try Row.fetchAll(db, sql: sql, arguments: StatementArguments(key ?? [])).map { row in
                     (0..<row.count).map { row[$0] as String? }
                 }
             }

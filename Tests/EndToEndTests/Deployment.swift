@@ -103,7 +103,9 @@ final class Deployment: @unchecked Sendable {
         gateways[index].stop()
         gateways[index] = try launchGateway(index)
         let port = port
-        guard ManagedProcess.poll(for: .seconds(15), { (try? HTTPClient.request(port: port, path: "/v1/catalog"))?.status == 200 })
+        guard
+            ManagedProcess.poll(
+                for: .seconds(15), { (try? HTTPClient.request(port: port, path: "/v1/catalog"))?.status == 200 })
         else { throw HTTPClient.Failure(description: "the gateway did not come back:\n\(gateways[index].log)") }
     }
 
@@ -161,14 +163,21 @@ final class Deployment: @unchecked Sendable {
         -> ManagedProcess
     {
         let prefix = folder.appendingPathComponent("nginx")
-        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("tmp"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: "/etc/nginx/fastcgi_params", toPath: prefix.appendingPathComponent("fastcgi_params").path)
-        var site = try String(contentsOf: Binaries.deploy.appendingPathComponent("nginx/storegate.conf"), encoding: .utf8)
-            .replacingOccurrences(
-                of: "server unix:/run/storegate/storegate.sock;",
-                with: upstreams.map { "server \($0);" }.joined(separator: "\n    "))
-            .replacingOccurrences(of: "/var/lib/storegate/content/", with: folder.appendingPathComponent("content").path + "/")
-            .replacingOccurrences(of: "listen 80;", with: "listen 127.0.0.1:\(port);")
+        try FileManager.default.createDirectory(
+            at: prefix.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: "/etc/nginx/fastcgi_params", toPath: prefix.appendingPathComponent("fastcgi_params").path)
+        var site = try String(
+            contentsOf: Binaries.deploy.appendingPathComponent("nginx/storegate.conf"), encoding: .utf8
+        )
+        .replacingOccurrences(
+            of: "server unix:/run/storegate/storegate.sock;",
+            with: upstreams.map { "server \($0);" }.joined(separator: "\n    ")
+        )
+        .replacingOccurrences(
+            of: "/var/lib/storegate/content/", with: folder.appendingPathComponent("content").path + "/"
+        )
+        .replacingOccurrences(of: "listen 80;", with: "listen 127.0.0.1:\(port);")
         if !keepAlive {
             site = site.components(separatedBy: "\n")
                 .filter { !$0.contains("keepalive 16;") && !$0.contains("fastcgi_keep_conn on;") }
@@ -176,13 +185,15 @@ final class Deployment: @unchecked Sendable {
         }
         let siteFile = prefix.appendingPathComponent("site.conf")
         try site.write(to: siteFile, atomically: true, encoding: .utf8)
-        let main = try String(contentsOf: Binaries.deploy.appendingPathComponent("nginx/standalone.conf.in"), encoding: .utf8)
-            .replacingOccurrences(of: "@PREFIX@", with: prefix.path)
-            .replacingOccurrences(of: "@USER@", with: Binaries.isRoot ? "user nobody nogroup;" : "")
-            .replacingOccurrences(of: "@SITE@", with: siteFile.path)
-            .replacingOccurrences(
-                of: "access_log off;",
-                with: "log_format upstreams '$upstream_addr';\n    access_log \(prefix.path)/access.log upstreams;")
+        let main = try String(
+            contentsOf: Binaries.deploy.appendingPathComponent("nginx/standalone.conf.in"), encoding: .utf8
+        )
+        .replacingOccurrences(of: "@PREFIX@", with: prefix.path)
+        .replacingOccurrences(of: "@USER@", with: Binaries.isRoot ? "user nobody nogroup;" : "")
+        .replacingOccurrences(of: "@SITE@", with: siteFile.path)
+        .replacingOccurrences(
+            of: "access_log off;",
+            with: "log_format upstreams '$upstream_addr';\n    access_log \(prefix.path)/access.log upstreams;")
         let mainFile = prefix.appendingPathComponent("nginx.conf")
         try main.write(to: mainFile, atomically: true, encoding: .utf8)
         return try ManagedProcess(

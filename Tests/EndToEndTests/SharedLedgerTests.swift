@@ -68,7 +68,9 @@ extension EndToEnd {
             restart.start()
             _ = concurrently(8) { _ in
                 // Load until two seconds after the restart, bounded by a deadline.
-                while clock.now - started < .seconds(60), restartEnded.value.map({ clock.now - $0 < .seconds(2) }) ?? true {
+                while clock.now - started < .seconds(60),
+                    restartEnded.value.map({ clock.now - $0 < .seconds(2) }) ?? true
+                {
                     var number = 0
                     next.mutate {
                         number = $0
@@ -78,7 +80,9 @@ extension EndToEnd {
                     usleep(25_000)  // a steady load, not a spin while PostgreSQL is down
                     let sent = clock.now
                     let answer = try? gateway.restore(receipt)
-                    outcomes.mutate { $0.append(Outcome(receipt: receipt, sent: sent, took: clock.now - sent, answer: answer)) }
+                    outcomes.mutate {
+                        $0.append(Outcome(receipt: receipt, sent: sent, took: clock.now - sent, answer: answer))
+                    }
                 }
             }
             let ended = try #require(restartEnded.value)

@@ -99,6 +99,22 @@ import Testing
     }
 
     @Test(arguments: LedgerUnderTest.all)
+    func batchesSharingPurchasesInOppositeOrdersNeverDeadlock(_ subject: LedgerUnderTest) throws {
+        let (ledger, reopen) = try subject.open()
+        let second = try reopen()
+        let purchases = (0..<400).map { Sample.nonConsumable("7\($0)", original: "7\($0)") }
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 16) { index in
+            let order = index.isMultiple(of: 2) ? purchases : purchases.reversed()
+            for _ in 0..<3 where (try? (index < 8 ? ledger : second).record(Sample.batch(order))) == nil {
+                failures.withLock { $0 += 1 }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        #expect(try ledger.counts() == LedgerCounts(purchases: 400, transactions: 400))
+    }
+
+    @Test(arguments: LedgerUnderTest.all)
     func aBatchRepeatingATransactionCountsItsPurchaseOnce(_ subject: LedgerUnderTest) throws {
         let (ledger, _) = try subject.open()
         let outcome = try ledger.record(

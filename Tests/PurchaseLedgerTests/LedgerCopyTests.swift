@@ -14,7 +14,8 @@ import Testing
                 Sample.nonConsumable("1", original: "1"), Sample.nonConsumable("2", original: "1"),
                 Sample.period("3", original: "3", lineItem: "L3", expires: renewal),
                 Sample.period("4", original: "3", lineItem: "L4", expires: renewal.addingTimeInterval(86_400 * 30)),
-                Sample.consumable("5"), Sample.consumable("6"), Sample.nonConsumable("7", original: "7", environment: "Sandbox"),
+                Sample.consumable("5"), Sample.consumable("6"),
+                Sample.nonConsumable("7", original: "7", environment: "Sandbox"),
             ]))
         for number in 1...3 {
             try source.recordDelivery(
@@ -28,7 +29,9 @@ import Testing
         #expect(copied.map(\.read) == [6, 7, 3])
         #expect(copied.map(\.added) == [6, 7, 3])
         #expect(try target.counts() == source.counts())
-        for (environment, original) in [("Production", "1"), ("Production", "3"), ("Production", "5"), ("Sandbox", "7")] {
+        for (environment, original) in [
+            ("Production", "1"), ("Production", "3"), ("Production", "5"), ("Sandbox", "7"),
+        ] {
             let expected = try source.purchases(environment: environment, originalTransactionId: original)
             #expect(try target.purchases(environment: environment, originalTransactionId: original) == expected)
         }
@@ -44,7 +47,8 @@ import Testing
             environment: "Production", productId: "com.example.issue1", originalTransactionId: "1",
             contentSHA256: String(repeating: "4", count: 64), requestId: "r4", deliveredAt: Date())
         try target.recordDelivery(next)
-        #expect(try target.deliveries(environment: "Production", originalTransactionId: "1").map(\.requestId)
-            == ["r1", "r2", "r3", "r4"])
+        #expect(
+            try target.deliveries(environment: "Production", originalTransactionId: "1").map(\.requestId)
+                == ["r1", "r2", "r3", "r4"])
     }
 }

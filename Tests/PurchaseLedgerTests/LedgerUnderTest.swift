@@ -1,7 +1,7 @@
 import Foundation
+import Testing
 
 @testable import PurchaseLedger
-import Testing
 
 /// A ledger implementation the conformance suite runs against, freshly created per test.
 struct LedgerUnderTest: Sendable, CustomTestStringConvertible {

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-@testable import PurchaseLedger
 import Testing
+
+@testable import PurchaseLedger
 
 /// What only the SQLite ledger promises: its file format settings and its URL forms.
 @Suite struct SQLiteLedgerTests {
@@ -45,7 +46,8 @@ import Testing
             if (try? PostgresLedger(url: scoped, poolSize: 1)) == nil { failures.withLock { $0 += 1 } }
         }
         #expect(failures.withLock { $0 } == 0)
-        let versions = try PostgresConnection(url: scoped).execute("SELECT version FROM storegate_migrations ORDER BY 1")
+        let versions = try PostgresConnection(url: scoped).execute(
+            "SELECT version FROM storegate_migrations ORDER BY 1")
         #expect(versions.map { $0[0] } == ["1", "2"])
     }
 
