@@ -14,14 +14,21 @@ public final class PostgresLedger: PurchaseLedger {
     }
 
     public func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome {
-        try pool.withConnection { connection throws(LedgerError) in
-            try Self.inTransaction(connection) { () throws(LedgerError) in
-                let purchases = batch.purchases
-                let recorded = try Self.upsertPurchases(purchases, batch: batch, on: connection)
-                try Self.upsertTransactions(batch.transactions, batch: batch, on: connection)
-                return RecordOutcome(recorded: recorded, known: purchases.count - recorded)
+        let purchases = batch.purchases
+        let statements = Self.recordStatements(purchases: purchases, batch: batch)
+        let recorded = try pool.withConnection { connection throws(LedgerError) in
+            // A single statement is atomic by itself; more need a transaction around them.
+            let run = { () throws(LedgerError) -> Int in
+                var recorded = 0
+                for statement in statements {
+                    recorded += try connection.execute(statement.sql, statement.parameters).filter { $0.first == "t" }
+                        .count
+                }
+                return recorded
             }
+            return statements.count > 1 ? try Self.inTransaction(connection, run) : try run()
         }
+        return RecordOutcome(recorded: recorded, known: purchases.count - recorded)
     }
 
     public func recordDelivery(_ delivery: Delivery) throws(LedgerError) {

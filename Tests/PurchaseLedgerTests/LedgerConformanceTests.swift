@@ -99,6 +99,15 @@ import Testing
     }
 
     @Test(arguments: LedgerUnderTest.all)
+    func aRestoreOfThousandsIsRecordedWhole(_ subject: LedgerUnderTest) throws {
+        let (ledger, _) = try subject.open()
+        let transactions = (0..<2_500).map { Sample.consumable("8\($0)") } + [Sample.nonConsumable("9", original: "9")]
+        #expect(try ledger.record(Sample.batch(transactions)) == RecordOutcome(recorded: 2_501, known: 0))
+        #expect(try ledger.record(Sample.batch(transactions.reversed())) == RecordOutcome(recorded: 0, known: 2_501))
+        #expect(try ledger.counts() == LedgerCounts(purchases: 2_501, transactions: 2_501))
+    }
+
+    @Test(arguments: LedgerUnderTest.all)
     func batchesSharingPurchasesInOppositeOrdersNeverDeadlock(_ subject: LedgerUnderTest) throws {
         let (ledger, reopen) = try subject.open()
         let second = try reopen()
