@@ -41,3 +41,37 @@ median() { sort -n "$1" | awk '{line[NR] = $0} END {print line[int((NR + 1) / 2)
 
 # Waits up to 10 s for a unix socket.
 wait_for_socket() { for _ in $(seq 100); do [ -S "$1" ] && return 0; sleep 0.1; done; echo "no socket $1" >&2; return 1; }
+
+# A wrk script posting a new receipt (24 digits: valid base64) to /v1/verify on every request, into file $1.
+write_cold_verify_script() {
+    cat >"$1" <<'LUA'
+local counter = 0
+local prefix = 0
+setup = function(thread) thread:set("prefix", math.random(10000000, 99999999)) end
+init = function() math.randomseed(os.time() + prefix) end
+request = function()
+  counter = counter + 1
+  local body = string.format('{"receipt-data":"%08d%08d%08d"}', prefix, counter, math.random(0, 99999999))
+  return wrk.format("POST", nil, {["Content-Type"] = "application/json"}, body)
+end
+LUA
+}
+
+# SECONDS per run, CONNECTIONS and ROUNDS from the command line (defaults 10, 64, 3); checks for wrk and curl.
+benchmark_arguments() {
+    seconds="${1:-10}"
+    connections="${2:-64}"
+    rounds="${3:-3}"
+    for tool in wrk curl; do command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install wrk curl)"; exit 1; }; done
+}
+
+# The top of a private nginx.conf (1 worker, files in $run), up to the inside of its http block.
+nginx_preamble() {
+    cat <<CONF
+user nobody nogroup; daemon off; worker_processes 1; pid $run/nginx.pid; error_log $run/nginx.log;
+events { worker_connections 4096; }
+http {
+  access_log off; client_body_temp_path $run/tmp; fastcgi_temp_path $run/tmp;
+  proxy_temp_path $run/tmp; uwsgi_temp_path $run/tmp; scgi_temp_path $run/tmp;
+CONF
+}

@@ -9,11 +9,8 @@
 # Usage: Tests/Benchmarks/ledger.sh [SECONDS per run, default 10] [CONNECTIONS, default 64] [ROUNDS, default 3]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-seconds="${1:-10}"
-connections="${2:-64}"
-rounds="${3:-3}"
 source "$top/Tests/Benchmarks/common.sh"
-for tool in wrk curl; do command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install wrk curl)"; exit 1; }; done
+benchmark_arguments "$@"
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 [ -x "$pg_bin/initdb" ] || { echo "needs PostgreSQL (apt-get install postgresql)"; exit 1; }
 
@@ -54,11 +51,7 @@ site() { # port, upstream servers
     echo "server { listen 127.0.0.1:$1; location /v1/ { include /etc/nginx/fastcgi_params; fastcgi_pass u$1; fastcgi_keep_conn on; } }"
 }
 cat >"$run/nginx.conf" <<CONF
-user nobody nogroup; daemon off; worker_processes 1; pid $run/nginx.pid; error_log $run/nginx.log;
-events { worker_connections 4096; }
-http {
-  access_log off; client_body_temp_path $run/tmp; fastcgi_temp_path $run/tmp;
-  proxy_temp_path $run/tmp; uwsgi_temp_path $run/tmp; scgi_temp_path $run/tmp;
+$(nginx_preamble)
   $(site 18185 "server unix:$run/sqlite.sock;")
   $(site 18186 "server unix:$run/pg1.sock;")
   $(site 18187 "server unix:$run/pg1.sock; server unix:$run/pg2.sock;")
@@ -88,17 +81,7 @@ with open(f"{run}/restore.lua", "w") as lua:
               '  return wrk.format("POST", nil, {["Content-Type"] = "application/json"}, bodies[math.random(1, #bodies)])\n'
               'end\n')
 PY
-cat >"$run/verify.lua" <<'LUA'
-local counter = 0
-local prefix = 0
-setup = function(thread) thread:set("prefix", math.random(10000000, 99999999)) end
-init = function() math.randomseed(os.time() + prefix) end
-request = function()
-  counter = counter + 1
-  local body = string.format('{"receipt-data":"%08d%08d%08d"}', prefix, counter, math.random(0, 99999999))
-  return wrk.format("POST", nil, {["Content-Type"] = "application/json"}, body)
-end
-LUA
+write_cold_verify_script "$run/verify.lua"
 for port in 18185 18186 18187; do
     curl -fs -d '{"receipt-data":"cnN0MDAwMDAw"}' "http://127.0.0.1:$port/v1/restore-sync" | grep -q '"recorded"' \
         || { echo "restore-sync does not answer on $port:"; cat "$run"/*.log; exit 1; }

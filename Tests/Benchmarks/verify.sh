@@ -8,11 +8,8 @@
 # Usage: Tests/Benchmarks/verify.sh [SECONDS per run, default 10] [CONNECTIONS, default 64] [ROUNDS, default 3]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-seconds="${1:-10}"
-connections="${2:-64}"
-rounds="${3:-3}"
 source "$top/Tests/Benchmarks/common.sh"
-for tool in wrk curl; do command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install wrk curl nginx libfcgi-dev libsqlite3-dev)"; exit 1; }; done
+benchmark_arguments "$@"
 
 start_run verify-bench
 build_release
@@ -36,11 +33,7 @@ done
 
 mkdir -p "$run/tmp"
 cat >"$run/nginx.conf" <<CONF
-user nobody nogroup; daemon off; worker_processes 1; pid $run/nginx.pid; error_log $run/nginx.log;
-events { worker_connections 4096; }
-http {
-  access_log off; client_body_temp_path $run/tmp; fastcgi_temp_path $run/tmp;
-  proxy_temp_path $run/tmp; uwsgi_temp_path $run/tmp; scgi_temp_path $run/tmp;
+$(nginx_preamble)
   upstream fast { server unix:$run/fast.sock; keepalive 16; }
   upstream slow { server unix:$run/slow.sock; keepalive 16; }
   server { listen 127.0.0.1:18085;
@@ -53,23 +46,13 @@ CONF
 pids+=($!)
 for _ in $(seq 50); do curl -fs -o /dev/null http://127.0.0.1:18085/v1/catalog && break; sleep 0.1; done
 
-# wrk scripts: one fixed receipt, and a new receipt (24 digits: valid base64) on every request.
+# wrk scripts: one fixed receipt, and a new receipt on every request.
 cat >"$run/cached.lua" <<'LUA'
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"receipt-data":"YmVuY2htYXJrLWNhY2hlZA=="}'
 LUA
-cat >"$run/cold.lua" <<'LUA'
-local counter = 0
-local prefix = 0
-setup = function(thread) thread:set("prefix", math.random(10000000, 99999999)) end
-init = function() math.randomseed(os.time() + prefix) end
-request = function()
-  counter = counter + 1
-  local body = string.format('{"receipt-data":"%08d%08d%08d"}', prefix, counter, math.random(0, 99999999))
-  return wrk.format("POST", nil, {["Content-Type"] = "application/json"}, body)
-end
-LUA
+write_cold_verify_script "$run/cold.lua"
 curl -fs -d '{"receipt-data":"YmVuY2htYXJrLWNhY2hlZA=="}' http://127.0.0.1:18085/v1/verify | grep -q '"status":0' \
     || { echo "verify does not answer 200:"; cat "$run/fast.log"; exit 1; }
 

@@ -81,7 +81,7 @@ extension EndToEnd {
             #expect(process.log.contains("server.workers: must be a whole number, not \"none\""))
             #expect(process.log.contains("missing.yaml: cannot read the catalog file"))
         }
-    
+
         @Test func verificationSettingsAreChecked() throws {
             let folder = try SampleContent.makeFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -109,6 +109,34 @@ extension EndToEnd {
             ] {
                 #expect(result.output.contains(expected), "missing \(expected) in:\n\(result.output)")
             }
+        }
+
+        @Test func anUnreachablePostgreSQLIsNamedWithoutItsPassword() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = """
+                server:
+                  listen: \(folder.path)/storegate.sock
+                routes:
+                  - { path: /v1/restore-sync, handler: restore-sync }
+                apple:
+                  bundle_ids: [\(SampleContent.bundleId)]
+                catalog:
+                  file: catalog.yaml
+                content:
+                  root: content
+                ledger:
+                  url: postgres://storegate:Sup3r-Secret-Pw@127.0.0.1:1/storegate
+                """
+            let result = try checkConfig(config, in: folder)
+            #expect(result.status == 1)
+            #expect(result.output.contains("ledger.url: cannot connect to PostgreSQL"), "\(result.output)")
+            let serve = try ManagedProcess(
+                Binaries.storegate.path, ["serve", "--config", folder.appendingPathComponent("check.yaml").path],
+                logFile: folder.appendingPathComponent("serve.log"))
+            #expect(serve.waitForExit(within: .seconds(20)) != 0)
+            #expect(serve.log.contains("ledger.url"), "\(serve.log)")
+            for output in [result.output, serve.log] { #expect(!output.contains("Sup3r-Secret-Pw")) }
         }
     }
 }
