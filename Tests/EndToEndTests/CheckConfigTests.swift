@@ -31,7 +31,8 @@ extension EndToEnd {
                     "STOREGATE_SERVER_SOCKET_GROUP": "",
                     "STOREGATE_TOKENS_SECRET": "a-test-secret-of-some-length",
                     // The example's ledger lives in systemd's state folder, which a test machine lacks.
-                    "STOREGATE_LEDGER_URL": "sqlite://" + FileManager.default.temporaryDirectory.path + "/check-example-\(UUID()).sqlite",
+                    "STOREGATE_LEDGER_URL": "sqlite://" + FileManager.default.temporaryDirectory.path
+                        + "/check-example-\(UUID()).sqlite",
                 ],
                 logFile: FileManager.default.temporaryDirectory.appendingPathComponent("check-example-\(UUID()).log")
             )
@@ -61,7 +62,8 @@ extension EndToEnd {
             #expect(result.status == 1)
             let lines = result.output.split(separator: "\n").map(String.init)
             for expected in [
-                "server.listen:", "server.workers:", "server.socket_mode:", "routes[1].handler: unknown handler \"shop\"",
+                "server.listen:", "server.workers:", "server.socket_mode:",
+                "routes[1].handler: unknown handler \"shop\"",
                 "routes[2].path:", "catalog.yaml: products[0].content: file issues/1.bin not found",
             ] {
                 #expect(lines.contains { $0.contains(expected) }, "missing \(expected) in:\n\(result.output)")
@@ -105,7 +107,8 @@ extension EndToEnd {
             #expect(result.status == 1)
             for expected in [
                 "apple.bundle_ids: must list", "apple.production_url: must use https", "apple.accept_sandbox:",
-                "ledger.url: must start with sqlite: or postgres://", "tokens.secret: is required by the download route",
+                "ledger.url: must start with sqlite: or postgres://",
+                "tokens.secret: is required by the download route",
             ] {
                 #expect(result.output.contains(expected), "missing \(expected) in:\n\(result.output)")
             }
