@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ProductCatalog", targets: ["ProductCatalog"]),
         .library(name: "AppStoreReceipts", targets: ["AppStoreReceipts"]),
         .library(name: "PurchaseLedger", targets: ["PurchaseLedger"]),
+        .library(name: "AppStoreSignedData", targets: ["AppStoreSignedData"]),
         .executable(name: "storegate-appstore-sim", targets: ["storegate-appstore-sim"]),
     ],
     dependencies: [
@@ -29,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.0"),
     ],
     targets: [
         .systemLibrary(
@@ -61,6 +64,16 @@ let package = Package(
                 "GatewayCore", "ProductCatalog", "PurchaseLedger",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        // App Store signed data (StoreKit 2 JWS), verified locally against configured roots.
+        .target(
+            name: "AppStoreSignedData",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -109,6 +122,15 @@ let package = Package(
         .testTarget(name: "FastCGIFrontTests", dependencies: ["FastCGIFront"], swiftSettings: strict),
         .testTarget(name: "ProductCatalogTests", dependencies: ["ProductCatalog"], swiftSettings: strict),
         .testTarget(name: "PurchaseLedgerTests", dependencies: ["PurchaseLedger"], swiftSettings: strict),
+        .testTarget(
+            name: "AppStoreSignedDataTests",
+            dependencies: [
+                "AppStoreSignedData", .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Vectors"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "AppStoreReceiptsTests",
             dependencies: ["AppStoreReceipts", "AppStoreSim", "TestbedHandlers"],

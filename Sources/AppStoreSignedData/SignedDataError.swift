@@ -1,0 +1,35 @@
+/// Why signed App Store data (a JWS) was refused. The reason is safe to log: it never contains the JWS.
+public struct SignedDataError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Code: String, Sendable {
+        case malformed
+        case untrustedChain
+        case badSignature
+        case environmentNotAccepted
+        case bundleMismatch
+    }
+
+    private let code: Code
+    /// What exactly was wrong, for logs and the client's error message.
+    public let reason: String
+
+    private init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// Not a compact ES256 JWS with a JSON header and payload, or a claim has the wrong type.
+    public static func malformed(_ reason: String) -> Self { Self(.malformed, reason) }
+    /// The x5c chain does not lead to a configured root with Apple's OIDs, valid at the signing date.
+    public static func untrustedChain(_ reason: String) -> Self { Self(.untrustedChain, reason) }
+    /// The signature does not match the leaf certificate's key.
+    public static func badSignature(_ reason: String) -> Self { Self(.badSignature, reason) }
+    /// Signed for an environment (`Sandbox`, `Xcode`, ...) this deployment does not accept.
+    public static func environmentNotAccepted(_ reason: String) -> Self { Self(.environmentNotAccepted, reason) }
+    /// Signed for another app.
+    public static func bundleMismatch(_ reason: String) -> Self { Self(.bundleMismatch, reason) }
+
+    /// True for refusals of well-formed data that is not this deployment's (the client should not retry).
+    public var isClaimMismatch: Bool { code == .environmentNotAccepted || code == .bundleMismatch }
+
+    public var description: String { "\(code.rawValue): \(reason)" }
+}
