@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "AppStoreReceipts",
             dependencies: [
-                "GatewayCore", "ProductCatalog", "PurchaseLedger",
+                "GatewayCore", "ProductCatalog", "PurchaseLedger", "AppStoreSignedData",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -122,13 +122,19 @@ let package = Package(
         .testTarget(name: "FastCGIFrontTests", dependencies: ["FastCGIFront"], swiftSettings: strict),
         .testTarget(name: "ProductCatalogTests", dependencies: ["ProductCatalog"], swiftSettings: strict),
         .testTarget(name: "PurchaseLedgerTests", dependencies: ["PurchaseLedger"], swiftSettings: strict),
-        .testTarget(
-            name: "AppStoreSignedDataTests",
+        // Apple's signed-data vectors and JWS minted from the test chain, for unit and end-to-end tests.
+        .target(
+            name: "SignedTestData",
             dependencies: [
-                "AppStoreSignedData", .product(name: "X509", package: "swift-certificates"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
             ],
+            path: "Tests/Support/SignedTestData",
             exclude: ["Vectors"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AppStoreSignedDataTests", dependencies: ["AppStoreSignedData", "SignedTestData"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -146,6 +152,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "storegate", "storegate-testbed", "storegate-appstore-sim", "PurchaseLedger", "AppStoreReceipts",
+                "SignedTestData",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict

@@ -1,3 +1,4 @@
+import AppStoreSignedData
 import Foundation
 import GatewayCore
 
@@ -22,6 +23,9 @@ public struct AppStoreSettings: Sendable {
     public var maxAttempts: Int
     /// Connections kept open to each Apple host (`max_connections`).
     public var maxConnections: Int
+    /// Verifies StoreKit 2 signed transactions against `root_certificates` for `environments`; nil without
+    /// roots, and then signed transactions are refused.
+    public var signedData: SignedDataVerifier?
 
     /// Reads the `apple` section, reporting problems with their key paths.
     public init(_ reader: ConfigReader) {
@@ -39,6 +43,32 @@ public struct AppStoreSettings: Sendable {
         cacheMaxBytes = apple.int("cache_max_bytes", default: 16 << 20, in: 0...(1 << 34))
         maxAttempts = apple.int("max_attempts", default: 4, in: 1...10)
         maxConnections = apple.int("max_connections", default: 128, in: 1...4096)
+        signedData = Self.signedDataVerifier(apple, bundleIds: bundleIds, acceptSandbox: acceptSandbox)
+    }
+
+    /// `root_certificates` (DER or PEM files) and `environments` (default Production, and Sandbox unless
+    /// `accept_sandbox` is false, which also drops a listed Sandbox).
+    private static func signedDataVerifier(_ apple: ConfigReader, bundleIds: Set<String>, acceptSandbox: Bool)
+        -> SignedDataVerifier?
+    {
+        var environments = Set(apple.stringList("environments"))
+        if environments.isEmpty { environments = ["Production", "Sandbox"] }
+        if !acceptSandbox { environments.remove("Sandbox") }
+        var roots: [Data] = []
+        for path in apple.stringList("root_certificates") {
+            guard let data = FileManager.default.contents(atPath: apple.resolvePath(path)) else {
+                apple.report("root_certificates", "cannot read \(path)")
+                continue
+            }
+            roots.append(data)
+        }
+        guard !roots.isEmpty else { return nil }
+        do {
+            return try SignedDataVerifier(rootCertificates: roots, bundleIds: bundleIds, environments: environments)
+        } catch {
+            apple.report("root_certificates", error.reason)
+            return nil
+        }
     }
 
     /// An https URL, or http only to a loopback address (the App Store stand-in), so a typo cannot send

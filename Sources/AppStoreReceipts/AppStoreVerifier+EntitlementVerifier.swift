@@ -3,7 +3,8 @@ import GatewayCore
 import PurchaseLedger
 
 extension AppStoreVerifier: EntitlementVerifier {
-    /// A receipt is verified with Apple (through the cache) and recorded. A download token is checked
+    /// A receipt is verified with Apple (through the cache) and recorded; signed transactions are verified
+    /// here and recorded. A download token is checked
     /// without Apple, then against the ledger, so a refund recorded after the token was issued blocks it.
     public func grant(for credential: Credential, productId: String, context: RequestContext) throws
         -> EntitlementGrant?
@@ -20,16 +21,21 @@ extension AppStoreVerifier: EntitlementVerifier {
                 source: .download,
                 context: context
             )
-            guard let entitlement = verified.entitlements.first(where: { $0.productId == productId }) else {
-                return nil
-            }
-            return EntitlementGrant(
-                productId: entitlement.productId,
-                originalTransactionId: entitlement.originalTransactionId,
-                environment: verified.environment,
-                expiresAt: entitlement.expiresDate
-            )
+            return Self.grant(of: productId, in: verified)
+        case .signedTransactions(let signed):
+            return Self.grant(
+                of: productId, in: try verify(signedTransactions: signed, source: .download, context: context))
         }
+    }
+
+    private static func grant(of productId: String, in verified: VerifiedReceipt) -> EntitlementGrant? {
+        guard let entitlement = verified.entitlements.first(where: { $0.productId == productId }) else { return nil }
+        return EntitlementGrant(
+            productId: entitlement.productId,
+            originalTransactionId: entitlement.originalTransactionId,
+            environment: verified.environment,
+            expiresAt: entitlement.expiresDate
+        )
     }
 
     /// The grant the ledger still supports for a token's claims: a purchase of that product through that

@@ -9,7 +9,7 @@ import PurchaseLedger
 /// Used by `/v1/verify`, `/v1/restore-sync` and the receipt-verification middleware alike.
 public final class AppStoreVerifier: Sendable {
     public let client: AppStoreClient
-    private let settings: AppStoreSettings
+    let settings: AppStoreSettings
     let catalog: Catalog
     let ledger: any PurchaseLedger
     /// Set when `tokens.secret` is: entitlements to products with content then carry download tokens.
@@ -84,29 +84,45 @@ public final class AppStoreVerifier: Sendable {
             throw .bundleMismatch
         }
         guard endpoint == .production || settings.acceptSandbox else { throw .sandboxNotAccepted }
-        let environment = endpoint.rawValue
+        var logger = logger
+        logger[metadataKey: "cached"] = "\(cached)"
+        return try record(
+            response.transactions, status: response.status, environment: endpoint.rawValue, bundleId: bundleId,
+            source: source, context: context, logger: logger)
+    }
+
+    /// Records verified `transactions` in the ledger and answers with their entitlements.
+    func record(
+        _ transactions: [AppleTransaction],
+        status: Int,
+        environment: String,
+        bundleId: String,
+        source: LedgerSource,
+        context: RequestContext,
+        logger: Logger
+    ) throws(GatewayError) -> VerifiedReceipt {
         let rows = EntitlementRules.ledgerTransactions(
-            response.transactions, environment: environment, bundleId: bundleId, catalog: catalog)
+            transactions, environment: environment, bundleId: bundleId, catalog: catalog)
         let outcome: RecordOutcome
         do {
             outcome = try ledger.record(LedgerBatch(transactions: rows, source: source, requestId: context.requestId))
         } catch {
-            logger.error("the ledger could not record a verified receipt", metadata: ["reason": "\(error.reason)"])
+            logger.error("the ledger could not record verified transactions", metadata: ["reason": "\(error.reason)"])
             throw .ledgerUnavailable(retryAfterSeconds: 2)
         }
-        let entitlements = EntitlementRules.entitlements(from: response.transactions, catalog: catalog, now: Date())
+        let entitlements = EntitlementRules.entitlements(from: transactions, catalog: catalog, now: Date())
         logger.info(
-            "receipt verified",
+            "purchases verified",
             metadata: [
                 "environment": "\(environment)", "transactions": "\(rows.count)", "recorded": "\(outcome.recorded)",
-                "entitlements": "\(entitlements.count)", "cached": "\(cached)",
+                "entitlements": "\(entitlements.count)",
             ]
         )
         return VerifiedReceipt(
-            status: response.status,
+            status: status,
             environment: environment,
             bundleId: bundleId,
-            transactions: response.transactions,
+            transactions: transactions,
             entitlements: entitlements,
             recorded: outcome
         )

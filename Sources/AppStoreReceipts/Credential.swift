@@ -6,8 +6,10 @@ public enum Credential: Sendable, Equatable {
     case downloadToken(String)
     /// `{"receipt-data": "<base64>"}` in a POST body: an App Store receipt.
     case receipt(String)
+    /// `{"signed-transaction": "<JWS>"}` or `{"signed-transactions": [...]}`: StoreKit 2 signed transactions.
+    case signedTransactions([String])
 
-    /// The credential in `request`: a Bearer token first, else a receipt in the JSON body.
+    /// The credential in `request`: a Bearer token first, else signed transactions or a receipt in the body.
     /// Throws 401 `receipt_required` when there is neither, 400 `bad_request` for a malformed body.
     public init(from request: GatewayRequest) throws {
         if let authorization = request.header("Authorization") {
@@ -18,9 +20,13 @@ public enum Credential: Sendable, Equatable {
             self = .downloadToken(String(parts[1]))
             return
         }
-        guard let receipt = try ReceiptRequestBody(from: request)?.receiptData else {
+        let body = try ReceiptRequestBody(from: request)
+        if let signed = body?.signedTransactions, !signed.isEmpty {
+            self = .signedTransactions(signed)
+        } else if let receipt = body?.receiptData {
+            self = .receipt(receipt)
+        } else {
             throw GatewayError.receiptRequired
         }
-        self = .receipt(receipt)
     }
 }

@@ -33,7 +33,7 @@ public struct VerifyReceiptResponse: Sendable, Equatable {
         candidates += receipt?["in_app"]?.list ?? []
         if let receipt, receipt["transaction_id"] != nil { candidates.append(receipt) }
         var seen = Set<String>()
-        transactions = candidates.compactMap(AppleTransaction.init)
+        transactions = candidates.compactMap { AppleTransaction($0) }
             .filter { seen.insert($0.transactionId).inserted }
             .sorted {
                 ($0.purchaseDate ?? .distantPast, $0.transactionId) < (

@@ -28,8 +28,12 @@ public struct SignedDataError: Error, Sendable, Equatable, CustomStringConvertib
     /// Signed for another app.
     public static func bundleMismatch(_ reason: String) -> Self { Self(.bundleMismatch, reason) }
 
-    /// True for refusals of well-formed data that is not this deployment's (the client should not retry).
-    public var isClaimMismatch: Bool { code == .environmentNotAccepted || code == .bundleMismatch }
+    /// Not signed data at all (a client mistake rather than a forgery).
+    public var isMalformed: Bool { code == .malformed }
+    /// Genuine data for another app.
+    public var isBundleMismatch: Bool { code == .bundleMismatch }
+    /// Genuine data for an environment this deployment does not accept.
+    public var isEnvironmentNotAccepted: Bool { code == .environmentNotAccepted }
 
     public var description: String { "\(code.rawValue): \(reason)" }
 }

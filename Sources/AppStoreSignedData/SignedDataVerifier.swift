@@ -21,15 +21,17 @@ public final class SignedDataVerifier: Sendable {
     private static let cachedChainLimit = 64
 
     /// - Parameters:
-    ///   - rootCertificates: DER certificates to trust, such as Apple Root CA - G3.
+    ///   - rootCertificates: certificates to trust (DER or PEM), such as Apple Root CA - G3.
     ///   - bundleIds: the apps whose data is accepted.
     ///   - environments: the environments accepted (`Production`, `Sandbox`, `Xcode`).
     public init(rootCertificates: [Data], bundleIds: Set<String>, environments: Set<String>) throws(SignedDataError) {
         var roots: [Certificate] = []
-        for der in rootCertificates {
-            guard let root = try? Certificate(derEncoded: Array(der)) else {
-                throw .untrustedChain("a configured root is not a DER certificate")
-            }
+        for file in rootCertificates {
+            let pem = String(decoding: file, as: UTF8.self)
+            guard
+                let root = pem.hasPrefix("-----BEGIN")
+                    ? try? Certificate(pemEncoded: pem) : try? Certificate(derEncoded: Array(file))
+            else { throw .untrustedChain("a configured root is not a DER or PEM certificate") }
             roots.append(root)
         }
         self.roots = roots

@@ -15,6 +15,8 @@ public struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible 
         case receiptInvalid = "receipt_invalid"
         case bundleMismatch = "bundle_mismatch"
         case sandboxNotAccepted = "sandbox_not_accepted"
+        case signatureInvalid = "signature_invalid"
+        case environmentNotAccepted = "environment_not_accepted"
         case upstreamMisconfigured = "upstream_misconfigured"
         case upstreamUnavailable = "upstream_unavailable"
         case tokenInvalid = "token_invalid"
@@ -110,6 +112,16 @@ public struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible 
         status: 422,
         message: "The receipt belongs to another app."
     )
+
+    /// Signed data whose chain, OIDs or signature fail verification; `reason` names which (safe to show).
+    public static func signatureInvalid(_ reason: String) -> GatewayError {
+        GatewayError(.signatureInvalid, status: 422, message: "The signed data cannot be trusted: \(reason).")
+    }
+
+    /// Signed data for an environment (Sandbox, Xcode) this server does not accept; `reason` says which.
+    public static func environmentNotAccepted(_ reason: String) -> GatewayError {
+        GatewayError(.environmentNotAccepted, status: 422, message: "\(reason) by this server.")
+    }
 
     public static let sandboxNotAccepted = GatewayError(
         .sandboxNotAccepted,

@@ -1,5 +1,6 @@
 import AppStoreSignedData
 import Foundation
+import SignedTestData
 import Testing
 
 @Suite struct SignedDataVerification {

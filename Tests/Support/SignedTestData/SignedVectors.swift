@@ -4,27 +4,28 @@ import SwiftASN1
 import X509
 
 /// The copied vectors, and JWS minted from the test chain's private key.
-enum SignedVectors {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Vectors")
+public enum SignedVectors {
+    public static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Vectors")
 
-    static func data(_ path: String) throws -> Data { try Data(contentsOf: folder.appendingPathComponent(path)) }
+    public static func data(_ path: String) throws -> Data { try Data(contentsOf: folder.appendingPathComponent(path)) }
 
-    static func text(_ path: String) throws -> String {
+    public static func text(_ path: String) throws -> String {
         try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    static func swiftLibrary(_ name: String) throws -> String {
+    public static func swiftLibrary(_ name: String) throws -> String {
         try text("apple-app-store-server-library-swift/\(name)")
     }
 
-    static var testRoot: Data { get throws { try data("apple-app-store-server-library-swift/testCA.der") } }
-    static var appleRootG3: Data {
+    public static var testRoot: Data { get throws { try data("apple-app-store-server-library-swift/testCA.der") } }
+    public static var appleRootG3: Data {
         get throws { try data("apple-app-store-server-library-swift/real_AppleRootCA-G3.der") }
     }
 
     /// DER of a PEM certificate of the Java library's test set.
-    static func javaCertificate(_ name: String) throws -> Data {
+    public static func javaCertificate(_ name: String) throws -> Data {
         let pem = try text("apple-app-store-server-library-java/\(name).pem")
         var serializer = DER.Serializer()
         try serializer.serialize(try Certificate(pemEncoded: pem))
@@ -32,7 +33,8 @@ enum SignedVectors {
     }
 
     /// An ES256 JWS over `payload`, signed with the test leaf's key, carrying `chain` (leaf first) as x5c.
-    static func mint(_ payload: [String: Any], chain: [String] = ["testLeaf", "testIntermediate", "testCA"]) throws
+    public static func mint(_ payload: [String: Any], chain: [String] = ["testLeaf", "testIntermediate", "testCA"])
+        throws
         -> String
     {
         let key = try P256.Signing.PrivateKey(
@@ -46,13 +48,13 @@ enum SignedVectors {
         return input + "." + base64URL(signature)
     }
 
-    static func base64URL(_ data: Data) -> String {
+    public static func base64URL(_ data: Data) -> String {
         data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
     /// A transaction payload signed now-ish (inside the test chain's validity).
-    static func transaction(bundleId: String = "com.example", environment: String = "Sandbox") -> [String: Any] {
+    public static func transaction(bundleId: String = "com.example", environment: String = "Sandbox") -> [String: Any] {
         [
             "transactionId": "23456", "originalTransactionId": "12345", "productId": "com.example.product",
             "bundleId": bundleId, "environment": environment, "signedDate": 1_761_962_975_000,
