@@ -96,6 +96,7 @@ extension EndToEnd {
                 apple:
                   production_url: http://buy.itunes.apple.com/verifyReceipt
                   accept_sandbox: perhaps
+                  root_certificates: [certs/missing.cer, catalog.yaml]
                 catalog:
                   file: catalog.yaml
                 content:
@@ -109,6 +110,8 @@ extension EndToEnd {
                 "apple.bundle_ids: must list", "apple.production_url: must use https", "apple.accept_sandbox:",
                 "ledger.url: must start with sqlite: or postgres://",
                 "tokens.secret: is required by the download route",
+                "apple.root_certificates: cannot read certs/missing.cer",
+                "apple.root_certificates: a configured root is not a DER or PEM certificate",
             ] {
                 #expect(result.output.contains(expected), "missing \(expected) in:\n\(result.output)")
             }
