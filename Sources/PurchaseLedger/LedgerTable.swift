@@ -1,7 +1,7 @@
 /// The ledger's tables as `storegate ledger copy` sees them: the same columns in every store, read and written
 /// as text (SQLite and PostgreSQL both convert text to their integer columns).
 public enum LedgerTable: String, Sendable, CaseIterable {
-    case purchases, transactions, deliveries
+    case purchases, transactions, deliveries, notifications
 
     /// Every column, primary key first.
     var columns: [String] {
@@ -24,11 +24,13 @@ public enum LedgerTable: String, Sendable, CaseIterable {
                 "id", "environment", "product_id", "original_transaction_id", "content_sha256", "request_id",
                 "delivered_ms",
             ]
+        case .notifications:
+            return ["notification_uuid", "environment", "notification_type", "subtype", "received_ms", "request_id"]
         }
     }
 
     /// How many leading columns form the primary key.
-    private var keyLength: Int { self == .deliveries ? 1 : 2 }
+    private var keyLength: Int { self == .deliveries || self == .notifications ? 1 : 2 }
 
     /// The primary key of a row of this table.
     func key(of row: [String?]) -> [String?] { Array(row.prefix(keyLength)) }

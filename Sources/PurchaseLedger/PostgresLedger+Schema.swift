@@ -34,6 +34,14 @@ extension PostgresLedger {
             CREATE INDEX deliveries_by_original ON deliveries (environment, original_transaction_id);
             """
         ),
+        (
+            3,
+            """
+            CREATE TABLE notifications (
+                notification_uuid TEXT PRIMARY KEY, environment TEXT NOT NULL, notification_type TEXT NOT NULL,
+                subtype TEXT, received_ms BIGINT NOT NULL, request_id TEXT NOT NULL);
+            """
+        ),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

@@ -31,6 +31,22 @@ public final class PostgresLedger: PurchaseLedger {
         return RecordOutcome(recorded: recorded, known: purchases.count - recorded)
     }
 
+    public func recordNotification(_ notification: LedgerNotification) throws(LedgerError) -> Bool {
+        let statements = Self.recordStatements(purchases: notification.batch.purchases, batch: notification.batch)
+        let row = notification.row(receivedMilliseconds: Self.milliseconds(notification.batch.recordedAt))
+        return try pool.withConnection { connection throws(LedgerError) in
+            try Self.inTransaction(connection) { () throws(LedgerError) in
+                let insert = LedgerTable.notifications.insertStatement { "$\($0)" } + " RETURNING 1"
+                guard !(try connection.execute(insert, row)).isEmpty else { return false }
+                for statement in statements { try connection.execute(statement.sql, statement.parameters) }
+                for statement in notification.reinstatements(placeholder: { "$\($0)" }) {
+                    try connection.execute(statement.sql, statement.arguments)
+                }
+                return true
+            }
+        }
+    }
+
     public func recordDelivery(_ delivery: Delivery) throws(LedgerError) {
         try pool.withConnection { connection throws(LedgerError) in
             try connection.execute(

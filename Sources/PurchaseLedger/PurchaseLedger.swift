@@ -11,6 +11,10 @@ public protocol PurchaseLedger: Sendable {
     /// Records `batch` in one transaction and tells how many of its purchases were new.
     func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome
 
+    /// Records `notification` and its transactions in one transaction, unless its UUID was recorded before;
+    /// returns false, changing nothing, for such a repeat.
+    func recordNotification(_ notification: LedgerNotification) throws(LedgerError) -> Bool
+
     /// Records one content grant, durably, before the bytes go out.
     func recordDelivery(_ delivery: Delivery) throws(LedgerError)
 

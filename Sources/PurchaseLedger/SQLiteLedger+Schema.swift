@@ -64,6 +64,20 @@ extension SQLiteLedger {
                     """
             )
         }
+        migrator.registerMigration("v3 notifications") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE notifications (
+                        notification_uuid TEXT PRIMARY KEY,
+                        environment TEXT NOT NULL,
+                        notification_type TEXT NOT NULL,
+                        subtype TEXT,
+                        received_ms INTEGER NOT NULL,
+                        request_id TEXT NOT NULL
+                    );
+                    """
+            )
+        }
         return migrator
     }
 }

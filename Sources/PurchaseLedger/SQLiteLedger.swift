@@ -42,6 +42,10 @@ public final class SQLiteLedger: PurchaseLedger {
         _ = try group.submit(.delivery(delivery))
     }
 
+    public func recordNotification(_ notification: LedgerNotification) throws(LedgerError) -> Bool {
+        try group.submit(.notification(notification)).recorded == 1
+    }
+
     public func deliveries(environment: String, originalTransactionId: String) throws(LedgerError) -> [Delivery] {
         try guarded {
             try pool.read { db in
@@ -60,6 +64,8 @@ public final class SQLiteLedger: PurchaseLedger {
     private enum LedgerWrite: Sendable {
         case batch(LedgerBatch)
         case delivery(Delivery)
+        /// Answered as recorded 1 when new, known 1 when a repeat.
+        case notification(LedgerNotification)
     }
 
     private static func apply(_ write: LedgerWrite, in db: Database) throws -> Result<RecordOutcome, LedgerError> {
@@ -69,12 +75,14 @@ public final class SQLiteLedger: PurchaseLedger {
         case .delivery(let delivery):
             try insertDelivery(delivery, db: db)
             return .success(RecordOutcome(recorded: 1, known: 0))
+        case .notification(let notification):
+            return try record(notification, in: db)
         }
     }
 
     /// Records one batch of a group inside its own savepoint: a batch that fails leaves no trace and fails
     /// alone.
-    private static func record(_ batch: LedgerBatch, in db: Database) throws -> Result<RecordOutcome, LedgerError> {
+    static func record(_ batch: LedgerBatch, in db: Database) throws -> Result<RecordOutcome, LedgerError> {
         var outcome = Result<RecordOutcome, LedgerError>.failure(.unavailable("not recorded"))
         do {
             try db.inSavepoint {

@@ -99,6 +99,45 @@ import Testing
     }
 
     @Test(arguments: LedgerUnderTest.all)
+    func aNotificationIsRecordedOnceWithItsTransaction(_ subject: LedgerUnderTest) throws {
+        let (ledger, reopen) = try subject.open()
+        _ = try ledger.record(Sample.batch([Sample.nonConsumable("90", original: "90")]))
+        var refunded = Sample.nonConsumable("90", original: "90")
+        refunded.cancellationDate = Date(timeIntervalSince1970: 1_800_000_000)
+        let refund = Sample.notification("n-refund", type: "REFUND", [refunded])
+        #expect(try ledger.recordNotification(refund))
+        #expect(try reopen().recordNotification(refund) == false)
+        let purchase = try #require(try ledger.purchases(environment: "Production", originalTransactionId: "90").first)
+        #expect(purchase.cancellationDate == refunded.cancellationDate)
+        #expect(purchase.lastSource == .notification)
+
+        let reversal = Sample.notification("n-reversed", type: "REFUND_REVERSED", [Sample.nonConsumable("90", original: "90")])
+        #expect(try ledger.recordNotification(reversal))
+        #expect(try ledger.purchases(environment: "Production", originalTransactionId: "90").first?.cancellationDate == nil)
+        // A repeat of the refund is still a repeat: the reversal stands.
+        #expect(try ledger.recordNotification(refund) == false)
+        #expect(try ledger.purchases(environment: "Production", originalTransactionId: "90").first?.cancellationDate == nil)
+        #expect(try ledger.counts() == LedgerCounts(purchases: 1, transactions: 1))
+    }
+
+    @Test(arguments: LedgerUnderTest.all)
+    func concurrentDeliveriesOfOneNotificationApplyOnce(_ subject: LedgerUnderTest) throws {
+        let (ledger, reopen) = try subject.open()
+        let second = try reopen()
+        let renewal = Sample.notification(
+            "n-renew", type: "DID_RENEW",
+            [Sample.period("95", original: "94", lineItem: "L95", expires: Date().addingTimeInterval(86_400))])
+        let applied = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            if (try? (index.isMultiple(of: 2) ? ledger : second).recordNotification(renewal)) == true {
+                applied.withLock { $0 += 1 }
+            }
+        }
+        #expect(applied.withLock { $0 } == 1)
+        #expect(try ledger.counts() == LedgerCounts(purchases: 1, transactions: 1))
+    }
+
+    @Test(arguments: LedgerUnderTest.all)
     func aRestoreOfThousandsIsRecordedWhole(_ subject: LedgerUnderTest) throws {
         let (ledger, _) = try subject.open()
         let transactions = (0..<2_500).map { Sample.consumable("8\($0)") } + [Sample.nonConsumable("9", original: "9")]

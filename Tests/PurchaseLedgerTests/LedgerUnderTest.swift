@@ -67,6 +67,12 @@ enum Sample {
         )
     }
 
+    static func notification(_ uuid: String, type: String, _ transactions: [LedgerTransaction]) -> LedgerNotification {
+        LedgerNotification(
+            uuid: uuid, environment: "Production", type: type, subtype: nil, reinstates: type == "REFUND_REVERSED",
+            batch: batch(transactions, source: .notification))
+    }
+
     static func batch(_ transactions: [LedgerTransaction], source: LedgerSource = .verify) -> LedgerBatch {
         LedgerBatch(transactions: transactions, source: source, requestId: "test-request")
     }

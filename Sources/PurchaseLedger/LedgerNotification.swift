@@ -1,0 +1,46 @@
+/// An App Store server notification as the ledger keeps it: recorded once by its UUID, in one transaction
+/// with the transactions it reports, so a notification Apple sends again changes nothing.
+public struct LedgerNotification: Sendable {
+    public let uuid: String
+    public let environment: String
+    /// `notificationType`, such as `REFUND` or `DID_RENEW`.
+    public let type: String
+    public let subtype: String?
+    /// True for REFUND_REVERSED: the reported purchases are entitled again, so their cancellation is cleared.
+    public let reinstates: Bool
+    /// The transactions it reports (none for a TEST notification).
+    public let batch: LedgerBatch
+
+    public init(uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, batch: LedgerBatch) {
+        self.uuid = uuid
+        self.environment = environment
+        self.type = type
+        self.subtype = subtype
+        self.reinstates = reinstates
+        self.batch = batch
+    }
+
+    /// The row of the `notifications` table, in `LedgerTable.notifications` column order.
+    func row(receivedMilliseconds: Int64) -> [String?] {
+        [uuid, environment, type, subtype, String(receivedMilliseconds), batch.requestId]
+    }
+
+    /// Statements clearing the cancellation of the reported purchases and transactions (REFUND_REVERSED).
+    func reinstatements(placeholder: (Int) -> String) -> [(sql: String, arguments: [String])] {
+        guard reinstates else { return [] }
+        let (first, second) = (placeholder(1), placeholder(2))
+        let purchases = batch.purchases.map { purchase in
+            (
+                "UPDATE purchases SET cancellation_date_ms = NULL WHERE environment = \(first) AND purchase_key = \(second)",
+                [purchase.environment, purchase.purchaseKey.rawValue]
+            )
+        }
+        let transactions = batch.transactions.map { transaction in
+            (
+                "UPDATE transactions SET cancellation_date_ms = NULL WHERE environment = \(first) AND transaction_id = \(second)",
+                [transaction.environment, transaction.transactionId]
+            )
+        }
+        return purchases + transactions
+    }
+}
