@@ -3,7 +3,9 @@ import PackageDescription
 
 /// Handler modules compiled into `storegate`. Each one is a folder `Plugins/<Name>/` whose main type is
 /// named `<Name>`; the registry of compiled-in handlers is generated from this list by HandlerRegistryPlugin.
-let handlerModules = ["CatalogHandler", "DownloadHandler", "RestoreSyncHandler", "StatusHandler", "VerifyHandler"]
+let handlerModules = [
+    "CatalogHandler", "DownloadHandler", "NotificationsHandler", "RestoreSyncHandler", "StatusHandler", "VerifyHandler",
+]
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),

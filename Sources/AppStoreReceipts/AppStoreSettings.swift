@@ -26,6 +26,8 @@ public struct AppStoreSettings: Sendable {
     /// Verifies StoreKit 2 signed transactions against `root_certificates` for `environments`; nil without
     /// roots, and then signed transactions are refused.
     public var signedData: SignedDataVerifier?
+    /// The app's Apple ID (`app_apple_id`), checked on Production notifications when set.
+    public var appAppleId: Int?
 
     /// Reads the `apple` section, reporting problems with their key paths.
     public init(_ reader: ConfigReader) {
@@ -44,6 +46,8 @@ public struct AppStoreSettings: Sendable {
         maxAttempts = apple.int("max_attempts", default: 4, in: 1...10)
         maxConnections = apple.int("max_connections", default: 128, in: 1...4096)
         signedData = Self.signedDataVerifier(apple, bundleIds: bundleIds, acceptSandbox: acceptSandbox)
+        let appAppleId = apple.int("app_apple_id", default: 0, in: 0...Int.max)
+        self.appAppleId = appAppleId == 0 ? nil : appAppleId
     }
 
     /// `root_certificates` (DER or PEM files) and `environments` (default Production, and Sandbox unless

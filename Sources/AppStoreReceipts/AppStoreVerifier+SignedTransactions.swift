@@ -12,29 +12,19 @@ extension AppStoreVerifier {
     public func verify(signedTransactions: [String], source: LedgerSource, context: RequestContext)
         throws(GatewayError) -> VerifiedReceipt
     {
-        guard let verifier = settings.signedData else {
-            throw .signatureInvalid("this server has no apple.root_certificates to check signed transactions against")
-        }
+        let verifier = try signedDataVerifier()
         guard signedTransactions.count <= Self.maximumSignedTransactions else {
             throw .badRequest("At most \(Self.maximumSignedTransactions) signed transactions per request.")
         }
         var payloads: [SignedPayload] = []
-        for jws in signedTransactions {
-            do {
-                payloads.append(try Self.waitFor { () async throws(SignedDataError) in try await verifier.verify(jws) })
-            } catch {
-                context.logger.info("signed transaction refused", metadata: ["reason": "\(error.reason)"])
-                throw Self.gatewayError(error)
-            }
-        }
+        for jws in signedTransactions { payloads.append(try Self.verify(jws, with: verifier, context: context)) }
         let environments = Set(payloads.map(\.environment))
         guard environments.count == 1, let environment = environments.first,
             let bundleId = payloads.compactMap(\.bundleId).first, Set(payloads.compactMap(\.bundleId)).count == 1,
             payloads.allSatisfy({ $0.bundleId != nil })
         else { throw .badRequest("The signed transactions must all be transactions of one app and environment.") }
         let transactions = payloads.compactMap { payload in
-            (try? JSONDecoder().decode(JSONValue.self, from: payload.json)).flatMap(
-                AppleTransaction.init(signedPayload:))
+            (try? JSONValue.decoded(payload.json)).flatMap(AppleTransaction.init(signedPayload:))
         }
         guard transactions.count == payloads.count else {
             throw .badRequest("A signed transaction lacks transactionId or productId.")
@@ -42,6 +32,26 @@ extension AppStoreVerifier {
         return try record(
             transactions, status: 0, environment: environment, bundleId: bundleId, source: source, context: context,
             logger: context.logger)
+    }
+
+    /// The signed-data verifier of the `apple` section; 422 when it has no roots to check against.
+    func signedDataVerifier() throws(GatewayError) -> SignedDataVerifier {
+        guard let verifier = settings.signedData else {
+            throw .signatureInvalid("this server has no apple.root_certificates to check signed data against")
+        }
+        return verifier
+    }
+
+    /// One JWS verified, or the ``GatewayError`` that tells the client why not.
+    static func verify(_ jws: String, with verifier: SignedDataVerifier, context: RequestContext)
+        throws(GatewayError) -> SignedPayload
+    {
+        do {
+            return try waitFor { () async throws(SignedDataError) in try await verifier.verify(jws) }
+        } catch {
+            context.logger.info("signed data refused", metadata: ["reason": "\(error.reason)"])
+            throw gatewayError(error)
+        }
     }
 
     private static func gatewayError(_ error: SignedDataError) -> GatewayError {

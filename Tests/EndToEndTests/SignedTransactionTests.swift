@@ -20,11 +20,13 @@ extension EndToEnd {
         /// A JWSTransaction minted now, signed by the test chain's leaf.
         static func signed(
             _ productId: String, _ transactionId: String, type: String = "Non-Consumable",
-            expiresIn days: Double? = nil, revoked: Bool = false, bundleId: String = SampleContent.bundleId
+            expiresIn days: Double? = nil, revoked: Bool = false, bundleId: String = SampleContent.bundleId,
+            original: String? = nil
         ) throws -> String {
             let now = Date().timeIntervalSince1970 * 1000
             var payload: [String: Any] = [
-                "transactionId": transactionId, "originalTransactionId": transactionId, "productId": productId,
+                "transactionId": transactionId, "originalTransactionId": original ?? transactionId,
+                "productId": productId,
                 "bundleId": bundleId, "environment": "Sandbox", "signedDate": now, "purchaseDate": now - 60_000,
                 "type": type, "quantity": 1,
             ]

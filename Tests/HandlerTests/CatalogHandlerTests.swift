@@ -34,7 +34,7 @@ struct LoadedGateway {
 
 @Suite struct CatalogHandlerTests {
     @Test func theCompiledInRegistryHasTheShippedHandlers() {
-        #expect(HandlerRegistry.compiledIn.names == ["catalog", "download", "restore-sync", "status", "verify"])
+        #expect(HandlerRegistry.compiledIn.names == ["catalog", "download", "notifications", "restore-sync", "status", "verify"])
     }
 
     @Test func answersThePrerenderedCatalogWithItsTag() throws {

@@ -1,0 +1,83 @@
+import Foundation
+import PurchaseLedger
+import SignedTestData
+import Testing
+
+extension EndToEnd {
+    /// App Store Server Notifications V2 through nginx, signed by Apple's test chain.
+    @Suite struct Notifications {
+        /// A signed notification of `type` carrying `transaction` (a signed transaction), as Apple posts it.
+        static func post(
+            _ type: String, transaction: String?, uuid: String = UUID().uuidString, to gateway: VerifyDeployment
+        ) throws -> HTTPResponse {
+            var data: [String: Any] = ["bundleId": SampleContent.bundleId, "environment": "Sandbox"]
+            if let transaction { data["signedTransactionInfo"] = transaction }
+            let payload: [String: Any] = [
+                "notificationType": type, "notificationUUID": uuid, "data": data, "version": "2.0",
+                "signedDate": Date().timeIntervalSince1970 * 1000,
+            ]
+            let body = try JSONSerialization.data(withJSONObject: ["signedPayload": try SignedVectors.mint(payload)])
+            return try gateway.deployment.request("/v1/notifications/apple", method: "POST", body: Array(body))
+        }
+
+        @Test func refundsBlockDownloadsOnceAndReversalsRestoreThem() throws {
+            let gateway = try SignedTransactions.gateway()
+            defer { gateway.stop() }
+            let issue = try SignedTransactions.signed(SampleContent.issueId, "710001")
+            let verified = try gateway.deployment.request(
+                "/v1/verify", method: "POST", body: SignedTransactions.body([issue]))
+            let token = try #require(verified.downloadToken(for: SampleContent.issueId))
+            #expect(try gateway.download(SampleContent.issueId, token: token).status == 200)
+
+            let refund = try SignedTransactions.signed(SampleContent.issueId, "710001", revoked: true)
+            let uuid = UUID().uuidString
+            let first = try Self.post("REFUND", transaction: refund, uuid: uuid, to: gateway)
+            #expect(first.status == 200, "\(first.text)")
+            #expect(first.json["status"] as? String == "recorded")
+            #expect(try gateway.download(SampleContent.issueId, token: token).status == 403)
+            let again = try Self.post("REFUND", transaction: refund, uuid: uuid, to: gateway)
+            #expect(again.json["status"] as? String == "duplicate")
+
+            let reversed = try Self.post("REFUND_REVERSED", transaction: issue, to: gateway)
+            #expect(reversed.json["status"] as? String == "recorded")
+            #expect(try gateway.download(SampleContent.issueId, token: token).status == 200)
+            #expect(try gateway.ledgerCounts() == .init(purchases: 1, transactions: 1))
+        }
+
+        @Test func aRenewalExtendsTheSubscriptionInTheLedger() throws {
+            let gateway = try SignedTransactions.gateway()
+            defer { gateway.stop() }
+            let lapsed = try SignedTransactions.signed(
+                SampleContent.monthlyId, "720001", type: "Auto-Renewable Subscription", expiresIn: -1)
+            let verified = try gateway.deployment.request(
+                "/v1/verify", method: "POST", body: SignedTransactions.body([lapsed]))
+            #expect(verified.entitlementProducts.isEmpty)
+            let renewal = try SignedTransactions.signed(
+                SampleContent.monthlyId, "720002", type: "Auto-Renewable Subscription", expiresIn: 30,
+                original: "720001")
+            #expect(try Self.post("DID_RENEW", transaction: renewal, to: gateway).status == 200)
+            let periods = try SQLiteLedger(path: gateway.ledgerPath).purchases(
+                environment: "Sandbox", originalTransactionId: "720001")
+            #expect(periods.count == 2)
+            #expect((periods.first?.expiresDate ?? .distantPast) > Date().addingTimeInterval(29 * 86_400))
+        }
+
+        @Test func unverifiableOrMalformedNotificationsAreRefused() throws {
+            let gateway = try SignedTransactions.gateway()
+            defer { gateway.stop() }
+            let test = try Self.post("TEST", transaction: nil, to: gateway)
+            #expect(test.status == 200, "\(test.text)")
+            let forgedBody = Array("{\"signedPayload\":\"\(try SignedVectors.mint(["x": 1]))x\"}".utf8)
+            let forged = try gateway.deployment.request("/v1/notifications/apple", method: "POST", body: forgedBody)
+            #expect(forged.status == 400 || forged.status == 422, "\(forged.text)")
+            let notJSON = try gateway.deployment.request(
+                "/v1/notifications/apple", method: "POST", body: Array("signedPayload=abc".utf8))
+            #expect(notJSON.status == 400)
+            #expect(notJSON.errorCode == "bad_request")
+            let foreign = try SignedTransactions.signed(SampleContent.issueId, "730001", bundleId: "com.other.app")
+            let refused = try Self.post("REFUND", transaction: foreign, to: gateway)
+            #expect(refused.errorCode == "bundle_mismatch", "\(refused.text)")
+            #expect(try gateway.ledgerCounts() == .init(purchases: 0, transactions: 0))
+        }
+    }
+}
