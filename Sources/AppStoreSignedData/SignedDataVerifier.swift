@@ -14,9 +14,9 @@ import Synchronization
 /// certificate: such data is accepted only when `environments` lists `Xcode`, after its signature is checked
 /// against that certificate (it proves nothing about a purchase; it is for development).
 public final class SignedDataVerifier: Sendable {
-    private let roots: [Certificate]
+    let roots: [Certificate]
     private let bundleIds: Set<String>
-    private let environments: Set<String>
+    let environments: Set<String>
     private let verifiedChains = Mutex<[SHA256Digest: ClosedRange<Date>]>([:])
     private static let cachedChainLimit = 64
 
@@ -50,34 +50,42 @@ public final class SignedDataVerifier: Sendable {
             guard chain.count == 1 else { throw .malformed("Xcode data carries one certificate") }
         } else {
             guard chain.count == 3 else { throw .malformed("x5c holds \(chain.count) certificates, not 3") }
-            try await verifyChain(chain, raw: token.certificateChain, at: claims.signedDate)
+            try await verifyChain(
+                leaf: chain[0], intermediates: [chain[1]],
+                cacheKey: SHA256.hash(data: token.certificateChain.reduce(Data(), +)), at: claims.signedDate)
         }
         try Self.verifySignature(token, leaf: chain[0])
-        // Apple's order: the app first, then the environment.
-        if let bundleId = claims.bundleId, !bundleIds.contains(bundleId) {
-            throw .bundleMismatch("signed for \(bundleId)")
-        }
-        guard let environment = claims.environment, environments.contains(environment) else {
-            throw .environmentNotAccepted("\(claims.environment ?? "unlabelled") data is not accepted")
-        }
+        let environment = try checkClaims(bundleId: claims.bundleId, environment: claims.environment)
         return SignedPayload(
             environment: environment, bundleId: claims.bundleId, signedDate: claims.signedDate,
             json: token.payloadBytes)
     }
 
-    private func verifyChain(_ chain: [Certificate], raw: [Data], at date: Date) async throws(SignedDataError) {
-        let key = SHA256.hash(data: raw.reduce(Data(), +))
-        if let span = verifiedChains.withLock({ $0[key] }), span.contains(date) { return }
+    /// Apple's order: the app first, then the environment. Returns the accepted environment.
+    func checkClaims(bundleId: String?, environment: String?) throws(SignedDataError) -> String {
+        if let bundleId, !bundleIds.contains(bundleId) { throw .bundleMismatch("signed for \(bundleId)") }
+        guard let environment, environments.contains(environment) else {
+            throw .environmentNotAccepted("\(environment ?? "unlabelled") data is not accepted")
+        }
+        return environment
+    }
+
+    /// Checks that `leaf` chains to a root through `intermediates` at `date`, with Apple's marks, remembering
+    /// verified chains by `cacheKey` with the span they are valid in.
+    func verifyChain(leaf: Certificate, intermediates: [Certificate], cacheKey: SHA256Digest, at date: Date)
+        async throws(SignedDataError)
+    {
+        if let span = verifiedChains.withLock({ $0[cacheKey] }), span.contains(date) { return }
         var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
             RFC5280Policy(fixedExpiryValidationTime: date)
             AppleChainPolicy()
         }
-        switch await verifier.validate(leaf: chain[0], intermediates: CertificateStore([chain[1]])) {
+        switch await verifier.validate(leaf: leaf, intermediates: CertificateStore(intermediates)) {
         case .validCertificate(let validated):
             let span = validated.map(\.notValidBefore).max()!...validated.map(\.notValidAfter).min()!
             verifiedChains.withLock { chains in
                 if chains.count >= Self.cachedChainLimit { chains.removeAll() }
-                chains[key] = span
+                chains[cacheKey] = span
             }
         case .couldNotValidate(let failures):
             let reason = failures.first.map { "\($0.policyFailureReason)" } ?? "no chain to a configured root"

@@ -1,0 +1,82 @@
+import Foundation
+import SwiftASN1
+
+extension AppReceipt {
+    /// App receipts are tens of kilobytes; a body far larger is not one.
+    static let maximumLength = 4 << 20
+
+    /// Reads the receipt payload (the signed content of the PKCS#7), without checking any signature.
+    init(content: ArraySlice<UInt8>) throws(SignedDataError) {
+        do {
+            try self.init(fields: try Self.fields(of: content))
+        } catch let error as SignedDataError {
+            throw error
+        } catch {
+            throw .malformed("not an app receipt (\(error))")
+        }
+    }
+
+    private init(fields: ReceiptFields) throws {
+        guard let type = fields[0], let bundle = fields[2], let created = fields[12] else {
+            throw SignedDataError.malformed("the receipt lacks its type, bundle id or creation date")
+        }
+        receiptType = try Self.string(type)
+        bundleId = try Self.string(bundle)
+        appVersion = try fields[3].map(Self.string)
+        guard let creationDate = try Self.date(created) else { throw SignedDataError.malformed("no creation date") }
+        self.creationDate = creationDate
+        inAppPurchases = try fields.all(17).map { try InAppPurchase(fields: try Self.fields(of: $0)) }
+    }
+
+    /// `SET OF SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`.
+    static func fields(of bytes: ArraySlice<UInt8>) throws -> ReceiptFields {
+        try BER.set(try BER.parse(bytes), identifier: .set) { attributes in
+            var fields: [(type: Int, value: ArraySlice<UInt8>)] = []
+            while let attribute = attributes.next() {
+                fields.append(
+                    try BER.sequence(attribute, identifier: .sequence) { parts in
+                        let type = try Int(berEncoded: &parts)
+                        _ = try Int(berEncoded: &parts)
+                        return (type, try ASN1OctetString(berEncoded: &parts).bytes)
+                    })
+            }
+            return ReceiptFields(fields: fields)
+        }
+    }
+
+    static func string(_ value: ArraySlice<UInt8>) throws -> String {
+        let node = try BER.parse(value)
+        switch node.identifier {
+        case .utf8String: return String(decoding: try ASN1UTF8String(berEncoded: node).bytes, as: UTF8.self)
+        case .ia5String: return String(decoding: try ASN1IA5String(berEncoded: node).bytes, as: UTF8.self)
+        default: throw SignedDataError.malformed("a text field has ASN.1 type \(node.identifier)")
+        }
+    }
+
+    /// An RFC 3339 date in an IA5String; zero-length means absent.
+    static func date(_ value: ArraySlice<UInt8>) throws -> Date? {
+        let text = try string(value)
+        guard !text.isEmpty else { return nil }
+        guard let date = ISO8601DateFormatter().date(from: text) ?? Self.fractional.date(from: text) else {
+            throw SignedDataError.malformed("a date field holds \(text)")
+        }
+        return date
+    }
+
+    static func integer(_ value: ArraySlice<UInt8>) throws -> Int64 { try Int64(berEncoded: try BER.parse(value)) }
+
+    private static var fractional: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}
+
+/// The typed fields of a receipt or in-app record, in file order.
+struct ReceiptFields {
+    let fields: [(type: Int, value: ArraySlice<UInt8>)]
+
+    subscript(type: Int) -> ArraySlice<UInt8>? { fields.first { $0.type == type }?.value }
+
+    func all(_ type: Int) -> [ArraySlice<UInt8>] { fields.filter { $0.type == type }.map(\.value) }
+}

@@ -1,0 +1,45 @@
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+extension SignedDataVerifier {
+    /// Verifies an app receipt here, without Apple: the PKCS#7 signature (RSA with SHA-1 on older receipts,
+    /// SHA-256 since 2025) and its certificate chain to one of the roots at the receipt's creation date (Apple's
+    /// chain with its OIDs; an Xcode StoreKit-testing receipt chains to the StoreKit certificate an operator
+    /// adds as a root, and needs `Xcode` in the environments), then the bundle id and the environment.
+    public func verify(receipt: Data) async throws(SignedDataError) -> AppReceipt {
+        guard receipt.count <= AppReceipt.maximumLength else { throw .malformed("larger than 4 MiB") }
+        let signedData: PKCS7SignedData
+        do {
+            signedData = try PKCS7SignedData(ber: Array(receipt))
+        } catch {
+            throw .malformed("not a PKCS#7 app receipt (\(error))")
+        }
+        let parsed = try AppReceipt(content: signedData.content)
+        let xcode = parsed.receiptType == "Xcode"
+        if xcode, !environments.contains("Xcode") { throw .environmentNotAccepted("Xcode data is not accepted") }
+        let signer = try signedData.verifiedSigner()
+        if xcode {
+            // Xcode signs with the self-signed certificate of the developer's StoreKit configuration: pinned.
+            guard roots.contains(signer), (signer.notValidBefore...signer.notValidAfter).contains(parsed.creationDate)
+            else { throw .untrustedChain("the Xcode receipt is not signed by a configured StoreKit certificate") }
+        } else {
+            try await verifyChain(
+                leaf: signer, intermediates: signedData.certificates.filter { $0 != signer },
+                cacheKey: try Self.digest(of: signedData.certificates), at: parsed.creationDate)
+        }
+        _ = try checkClaims(bundleId: parsed.bundleId, environment: parsed.environment)
+        return parsed
+    }
+
+    private static func digest(of certificates: [Certificate]) throws(SignedDataError) -> SHA256Digest {
+        var serializer = DER.Serializer()
+        do {
+            for certificate in certificates { try serializer.serialize(certificate) }
+        } catch {
+            throw .malformed("a certificate cannot be encoded")
+        }
+        return SHA256.hash(data: serializer.serializedBytes)
+    }
+}
