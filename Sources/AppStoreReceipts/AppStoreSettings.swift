@@ -26,6 +26,8 @@ public struct AppStoreSettings: Sendable {
     /// Verifies StoreKit 2 signed transactions against `root_certificates` for `environments`; nil without
     /// roots, and then signed transactions are refused.
     public var signedData: SignedDataVerifier?
+    /// How app receipts are verified (`verifier`).
+    public var receiptVerification: ReceiptVerification
     /// The app's Apple ID (`app_apple_id`), checked on Production notifications when set.
     public var appAppleId: Int?
 
@@ -46,8 +48,21 @@ public struct AppStoreSettings: Sendable {
         maxAttempts = apple.int("max_attempts", default: 4, in: 1...10)
         maxConnections = apple.int("max_connections", default: 128, in: 1...4096)
         signedData = Self.signedDataVerifier(apple, bundleIds: bundleIds, acceptSandbox: acceptSandbox)
+        receiptVerification = Self.receiptVerification(apple, haveRoots: signedData != nil)
         let appAppleId = apple.int("app_apple_id", default: 0, in: 0...Int.max)
         self.appAppleId = appAppleId == 0 ? nil : appAppleId
+    }
+
+    private static func receiptVerification(_ apple: ConfigReader, haveRoots: Bool) -> ReceiptVerification {
+        let text = apple.string("verifier", default: ReceiptVerification.online.rawValue)
+        guard let mode = ReceiptVerification(rawValue: text) else {
+            apple.report("verifier", "must be online, local or local-then-online, not \(text)")
+            return .online
+        }
+        if mode != .online, !haveRoots {
+            apple.report("verifier", "\(text) verification needs apple.root_certificates (Apple Root CA for receipts)")
+        }
+        return mode
     }
 
     /// `root_certificates` (DER or PEM files) and `environments` (default Production, and Sandbox unless

@@ -63,7 +63,7 @@ extension AppStoreVerifier {
 
     /// Runs `operation` to completion from a worker thread (never a Swift concurrency thread): the
     /// certificate verifier is async, the FastCGI workers are not.
-    private static func waitFor<T: Sendable, Failure: Error>(
+    static func waitFor<T: Sendable, Failure: Error>(
         _ operation: @escaping @Sendable () async throws(Failure) -> T
     ) throws(Failure) -> T {
         let result = ResultBox<T, Failure>()

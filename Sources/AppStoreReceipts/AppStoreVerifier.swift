@@ -36,6 +36,17 @@ public final class AppStoreVerifier: Sendable {
         context: RequestContext
     ) throws(GatewayError) -> VerifiedReceipt {
         let receipt = try Self.validatedBase64(receiptData)
+        if settings.receiptVerification != .online {
+            do {
+                return try verifyLocally(receipt: receipt, source: source, context: context)
+            } catch {
+                switch error {
+                case .refused(let refusal): throw refusal
+                case .uncheckable(let problem) where settings.receiptVerification == .local: throw problem
+                case .uncheckable: break  // local-then-online: Apple decides
+                }
+            }
+        }
         let digest = ReceiptDigest(receiptData: receipt, excludeOldTransactions: excludeOldTransactions)
         var logger = context.logger
         logger[metadataKey: "receipt"] = "\(digest)"

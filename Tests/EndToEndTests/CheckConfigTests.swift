@@ -97,6 +97,7 @@ extension EndToEnd {
                   production_url: http://buy.itunes.apple.com/verifyReceipt
                   accept_sandbox: perhaps
                   root_certificates: [certs/missing.cer, catalog.yaml]
+                  verifier: sometimes
                 catalog:
                   file: catalog.yaml
                 content:
@@ -112,6 +113,7 @@ extension EndToEnd {
                 "tokens.secret: is required by the download route",
                 "apple.root_certificates: cannot read certs/missing.cer",
                 "apple.root_certificates: a configured root is not a DER or PEM certificate",
+                "apple.verifier: must be online, local or local-then-online",
             ] {
                 #expect(result.output.contains(expected), "missing \(expected) in:\n\(result.output)")
             }

@@ -1,0 +1,10 @@
+/// How app receipts are verified (`apple.verifier`).
+public enum ReceiptVerification: String, Sendable {
+    /// Posted to Apple's verifyReceipt; the receipt stays opaque.
+    case online
+    /// Checked here against `apple.root_certificates`, never sent to Apple.
+    case local
+    /// Checked here; a receipt that cannot be checked here (not parsed, not signed by a configured root) goes
+    /// to Apple. A genuine receipt of another app or environment is refused without asking Apple.
+    case localThenOnline = "local-then-online"
+}
