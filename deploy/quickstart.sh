@@ -67,6 +67,13 @@ export STOREGATE_SERVER_LISTEN="$run/storegate.sock" STOREGATE_SERVER_SOCKET_GRO
 export STOREGATE_APPLE_PRODUCTION_URL="http://127.0.0.1:$sim_port/verifyReceipt"
 export STOREGATE_APPLE_SANDBOX_URL="http://127.0.0.1:$sim_port/sandbox/verifyReceipt"
 export STOREGATE_LEDGER_URL="sqlite://$run/ledger.sqlite"
+# Receipts are checked here first (an Xcode StoreKit-testing receipt, signed by the demo StoreKit certificate,
+# verifies without any App Store), and the stand-in answers the rest. Never trust a StoreKit certificate in
+# production.
+export STOREGATE_APPLE_VERIFIER=local-then-online
+export STOREGATE_APPLE_ROOT_CERTIFICATES="[certs/AppleRootCA-G3.cer, certs/AppleIncRootCertificate.cer, appstore-sim/StoreKitTestCertificate.pem]"
+export STOREGATE_APPLE_ENVIRONMENTS="[Production, Sandbox, Xcode]"
+export STOREGATE_APPLE_BUNDLE_IDS="[com.example.magazine, com.example.naturelab.backyardbirds.example]"
 # The download-token key: made once per checkout, kept in .run/ (production: an EnvironmentFile, mode 0600).
 [ -s "$run/token-secret" ] || (umask 077 && head -c 32 /dev/urandom | base64 >"$run/token-secret")
 STOREGATE_TOKENS_SECRET="$(cat "$run/token-secret")"
@@ -93,6 +100,7 @@ The whole flow, against the stand-in's demo receipts (deploy/appstore-sim/receip
   curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-reviewer | base64)"}'     # App Review (sandbox)
   curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-refunded | base64)"}'     # refunded: no entitlement
   curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-other-app | base64)"}'    # 422 bundle_mismatch
+  curl -s http://127.0.0.1:$port/v1/verify -d "{\"receipt-data\": \"\$(cat deploy/appstore-sim/xcode-app-receipt.b64)\"}"   # Xcode receipt, verified locally
   sqlite3 .run/ledger.sqlite 'SELECT environment, product_id, first_source FROM purchases'  # (apt-get install sqlite3)
   curl -si http://127.0.0.1:$port/v1/catalog -H 'If-None-Match: "$(curl -s http://127.0.0.1:$port/v1/catalog | sed 's/.*"version":"\([0-9a-f]*\)".*/\1/')"'
   curl -s http://127.0.0.1:$port/v1/status

@@ -57,7 +57,7 @@ extension AppReceipt {
     static func date(_ value: ArraySlice<UInt8>) throws -> Date? {
         let text = try string(value)
         guard !text.isEmpty else { return nil }
-        guard let date = ISO8601DateFormatter().date(from: text) ?? Self.fractional.date(from: text) else {
+        guard let date = (try? Self.plain.parse(text)) ?? (try? Self.fractional.parse(text)) else {
             throw SignedDataError.malformed("a date field holds \(text)")
         }
         return date
@@ -65,11 +65,8 @@ extension AppReceipt {
 
     static func integer(_ value: ArraySlice<UInt8>) throws -> Int64 { try Int64(berEncoded: try BER.parse(value)) }
 
-    private static var fractional: ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }
+    private static let plain = Date.ISO8601FormatStyle()
+    private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }
 
 /// The typed fields of a receipt or in-app record, in file order.
