@@ -8,9 +8,11 @@ extension EndToEnd {
     @Suite struct Notifications {
         /// A signed notification of `type` carrying `transaction` (a signed transaction), as Apple posts it.
         static func post(
-            _ type: String, transaction: String?, uuid: String = UUID().uuidString, to gateway: VerifyDeployment
+            _ type: String, transaction: String?, uuid: String = UUID().uuidString, environment: String = "Sandbox",
+            appAppleId: Int? = nil, to gateway: VerifyDeployment
         ) throws -> HTTPResponse {
-            var data: [String: Any] = ["bundleId": SampleContent.bundleId, "environment": "Sandbox"]
+            var data: [String: Any] = ["bundleId": SampleContent.bundleId, "environment": environment]
+            if let appAppleId { data["appAppleId"] = appAppleId }
             if let transaction { data["signedTransactionInfo"] = transaction }
             let payload: [String: Any] = [
                 "notificationType": type, "notificationUUID": uuid, "data": data, "version": "2.0",
@@ -78,6 +80,21 @@ extension EndToEnd {
             let refused = try Self.post("REFUND", transaction: foreign, to: gateway)
             #expect(refused.errorCode == "bundle_mismatch", "\(refused.text)")
             #expect(try gateway.ledgerCounts() == .init(purchases: 0, transactions: 0))
+        }
+
+        @Test func productionNotificationsMustCarryTheConfiguredAppAppleId() throws {
+            let root = SignedTransactions.testRoot.path
+            let gateway = try VerifyDeployment(apple: [
+                "root_certificates": "[\"\(root)\"]", "environments": "[Production, Sandbox]", "app_apple_id": "1234",
+            ])
+            defer { gateway.stop() }
+            let foreign = try Self.post(
+                "TEST", transaction: nil, environment: "Production", appAppleId: 999, to: gateway)
+            #expect(foreign.errorCode == "bundle_mismatch", "\(foreign.text)")
+            let own = try Self.post("TEST", transaction: nil, environment: "Production", appAppleId: 1234, to: gateway)
+            #expect(own.status == 200, "\(own.text)")
+            // Sandbox notifications carry no checked app id.
+            #expect(try Self.post("TEST", transaction: nil, to: gateway).status == 200)
         }
     }
 }
