@@ -10,7 +10,7 @@ public enum CGIRunner {
     /// Answers the request described by this process's environment with `application`.
     public static func serve(with application: GatewayApplication) {
         let head = RequestDecoder.head(from: environ)
-        let body = RequestDecoder.body(declaredLength: head.contentLength, limit: application.server.maxBodyBytes) {
+        let body = RequestDecoder.body(for: head, limit: application.server.maxBodyBytes) {
             buffer in
             var count: Int
             repeat { count = read(0, buffer.baseAddress, buffer.count) } while count < 0 && errno == EINTR

@@ -39,7 +39,7 @@ extension FastCGIServer {
             return
         }
         let head = RequestDecoder.head(from: parameters)
-        let body = RequestDecoder.body(declaredLength: head.contentLength, limit: application.server.maxBodyBytes) {
+        let body = RequestDecoder.body(for: head, limit: application.server.maxBodyBytes) {
             buffer in
             Int(
                 FCGX_GetStr(

@@ -19,10 +19,12 @@ enum OSThread {
         pthread_attr_setstacksize(&attributes, stackSize)
         var thread = pthread_t()
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        let status = pthread_create(&thread, &attributes, { raw in
-            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, box)
+        let status = pthread_create(
+            &thread, &attributes,
+            { raw in
+                Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, box)
         guard status == 0 else {
             Unmanaged<Box>.fromOpaque(box).release()
             throw FrontError.system("cannot start a thread", errno: status)

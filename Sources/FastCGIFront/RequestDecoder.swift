@@ -16,15 +16,22 @@ enum RequestDecoder {
         var contentLength: String?
         var remoteAddress: String?
         var headers: [(name: String, value: String)] = []
+        /// Set when the HTTP headers passed exceed ``maximumHeaderBytes``; the request is then refused.
+        var headersTooLarge = false
         fileprivate var uriPath = ""
         fileprivate var pathInfo = ""
     }
+
+    /// More header bytes than any client of this API sends (nginx itself stops at 32 KiB by default); a web
+    /// server that passes more is refused rather than believed.
+    static let maximumHeaderBytes = 64 * 1024
 
     /// Reads `parameters`, turning into Swift strings only the ones a request needs: this runs for every
     /// request, and web servers pass dozens.
     static func head(from parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Head {
         var head = Head()
         head.headers.reserveCapacity(16)
+        var headerBytes = 0
         var cursor = parameters
         while let entry = cursor.pointee {
             cursor += 1
@@ -32,7 +39,16 @@ enum RequestDecoder {
             let length = equals - entry
             let value = equals + 1
             if length > 5, memcmp(entry, "HTTP_", 5) == 0 {
-                head.headers.append((name: String(decoding: UnsafeRawBufferPointer(start: entry, count: length), as: UTF8.self), value: String(cString: value)))
+                headerBytes += length + strlen(value)
+                guard headerBytes <= maximumHeaderBytes else {
+                    head.headersTooLarge = true
+                    continue
+                }
+                head.headers.append(
+                    (
+                        name: String(decoding: UnsafeRawBufferPointer(start: entry, count: length), as: UTF8.self),
+                        value: String(cString: value)
+                    ))
             } else if named("REQUEST_METHOD", entry, length) {
                 head.method = HTTPMethod(rawValue: String(cString: value))
             } else if named("REQUEST_URI", entry, length) {
@@ -61,6 +77,11 @@ enum RequestDecoder {
     /// Reads the body `head` declares through `read` (which fills a buffer and returns the byte count,
     /// 0 at the end, negative on error). A body over `limit` is read into a small scratch buffer and dropped,
     /// so the transport stays in step without holding it in memory.
+    static func body(for head: Head, limit: Int, read: (UnsafeMutableRawBufferPointer) -> Int) -> GatewayRequest.Body {
+        let body = body(declaredLength: head.contentLength, limit: limit, read: read)
+        return head.headersTooLarge ? .malformed("The request headers are larger than 64 KiB.") : body
+    }
+
     static func body(declaredLength text: String?, limit: Int, read: (UnsafeMutableRawBufferPointer) -> Int)
         -> GatewayRequest.Body
     {
