@@ -83,8 +83,11 @@ extension ConfigReader {
 
     /// `text` made absolute against ``baseDirectory`` when relative.
     public func resolvePath(_ text: String) -> String {
-        let url = text.hasPrefix("/") ? URL(fileURLWithPath: text) : URL(fileURLWithPath: baseDirectory)
-            .appendingPathComponent(text)
+        let url =
+            text.hasPrefix("/")
+            ? URL(fileURLWithPath: text)
+            : URL(fileURLWithPath: baseDirectory)
+                .appendingPathComponent(text)
         return url.standardizedFileURL.path
     }
 }

@@ -30,7 +30,10 @@ extension GatewayApplication {
                 store: store
             )
             do {
-                let responder = try module.makeResponder(settings: settings)
+                var responder = try module.makeResponder(settings: settings)
+                if let limiter = rateLimiter(declared.reader) {
+                    responder = MiddlewareResponder(middleware: RateLimitMiddleware(limiter: limiter), inner: responder)
+                }
                 routes.append(
                     Router.Route(
                         path: declared.path,
@@ -88,6 +91,14 @@ extension GatewayApplication {
     }
 
     /// The `routes` list, with each entry's own problems (bad or repeated paths) recorded.
+    /// A route's `rate_per_s` and `rate_burst` (default twice the rate): requests per client address.
+    private static func rateLimiter(_ route: ConfigReader) -> ClientRateLimiter? {
+        guard route.value("rate_per_s") != nil else { return nil }
+        let perSecond = route.int("rate_per_s", default: 10, in: 1...1_000_000)
+        return ClientRateLimiter(
+            perSecond: Double(perSecond), burst: route.int("rate_burst", default: 2 * perSecond, in: 1...1_000_000))
+    }
+
     private static func declaredRoutes(_ reader: ConfigReader) -> [DeclaredRoute] {
         let entries = reader.sequence("routes")
         if entries.isEmpty { reader.report("routes", "no routes are configured, so every request would be 404") }
@@ -97,7 +108,8 @@ extension GatewayApplication {
             let handler = entry.requiredString("handler")
             guard let path, let handler else { return nil }
             guard path.hasPrefix("/"), !path.contains("?"), !path.contains("%"), !path.contains("//") else {
-                entry.report("path", "\"\(path)\" must be an absolute path such as /v1/catalog, without query or escapes")
+                entry.report(
+                    "path", "\"\(path)\" must be an absolute path such as /v1/catalog, without query or escapes")
                 return nil
             }
             let normalized = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path

@@ -23,6 +23,7 @@ public struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible 
         case unknownProduct = "unknown_product"
         case noContent = "no_content"
         case ledgerUnavailable = "ledger_unavailable"
+        case rateLimited = "rate_limited"
     }
 
     private let code: Code
@@ -112,6 +113,13 @@ public struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible 
         status: 422,
         message: "The receipt belongs to another app."
     )
+
+    /// A client over its route's request rate; it may try again after `retryAfterSeconds`.
+    public static func rateLimited(retryAfterSeconds: Int) -> GatewayError {
+        GatewayError(
+            .rateLimited, status: 429, message: "Too many requests; try again later.",
+            headers: [Header(name: "Retry-After", value: String(retryAfterSeconds))])
+    }
 
     /// Signed data whose chain, OIDs or signature fail verification; `reason` names which (safe to show).
     public static func signatureInvalid(_ reason: String) -> GatewayError {

@@ -29,7 +29,8 @@ public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
             if host.contains(":") { return .failure(Problem("an IPv6 address is written [ADDRESS]:PORT")) }
         }
         guard !host.isEmpty else {
-            return .failure(Problem("name the address to listen on (127.0.0.1:PORT); an empty host would listen everywhere"))
+            return .failure(
+                Problem("name the address to listen on (127.0.0.1:PORT); an empty host would listen everywhere"))
         }
         guard let port = Int(portText), (1...65535).contains(port) else {
             return .failure(Problem("port must be a number from 1 to 65535"))

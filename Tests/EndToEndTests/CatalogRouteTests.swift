@@ -11,7 +11,10 @@ extension EndToEnd {
             #expect(response.header("Content-Type") == "application/json")
             #expect(response.header("Cache-Control") == "public, max-age=60")
             let products = try #require(response.json["products"] as? [[String: Any]])
-            #expect(products.map { $0["id"] as? String } == [SampleContent.issueId, SampleContent.monthlyId, SampleContent.coinsId])
+            #expect(
+                products.map { $0["id"] as? String } == [
+                    SampleContent.issueId, SampleContent.monthlyId, SampleContent.coinsId,
+                ])
             let content = try #require(products[0]["content"] as? [String: Any])
             #expect(content["size"] as? Int == SampleContent.issueBytes.count)
             #expect(content["sha256"] as? String == SampleContent.issueSHA256)

@@ -16,6 +16,8 @@ struct GatewaySetup {
 
     var binary = Binaries.storegate
     var routes = [("/v1/catalog", "catalog"), ("/v1/status", "status")]
+    /// More keys of a route's entry, by path, in YAML flow syntax (`rate_per_s: 2`).
+    var routeOptions: [String: String] = [:]
     /// Extra `server:` keys, as YAML values.
     var server: [String: String] = [:]
     var listen = Listen.unixSocket
@@ -129,7 +131,9 @@ final class Deployment: @unchecked Sendable {
         if Binaries.isRoot, case .unixSocket = setup.listen { settings["socket_group"] = "nogroup" }
         settings.merge(setup.server) { _, chosen in chosen }
         let server = listenLine + settings.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)\n" }.joined()
-        let routes = setup.routes.map { "  - { path: \($0.0), handler: \($0.1) }" }.joined(separator: "\n")
+        let routes = setup.routes.map { path, handler in
+            "  - { path: \(path), handler: \(handler)\(setup.routeOptions[path].map { ", " + $0 } ?? "") }"
+        }.joined(separator: "\n")
         var config = "server:\n\(server)routes:\n\(routes)\ncatalog:\n  file: catalog.yaml\ncontent:\n  root: content\n"
         if let delivery = setup.delivery { config += "  delivery: \(delivery)\n" }
         if let appStore = setup.appStore {

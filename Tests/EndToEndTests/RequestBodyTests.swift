@@ -24,7 +24,8 @@ extension EndToEnd {
             #expect(tooLarge.header("X-Request-Id") != nil)
 
             // Above nginx's client_max_body_size too: nginx refuses it itself; the gateway never sees it.
-            let huge = try deployment.request("/v1/echo", method: "POST", body: [UInt8](repeating: 65, count: 3_000_000))
+            let huge = try deployment.request(
+                "/v1/echo", method: "POST", body: [UInt8](repeating: 65, count: 3_000_000))
             #expect(huge.status == 413)
             #expect(try deployment.request("/v1/catalog").status == 200)
         }

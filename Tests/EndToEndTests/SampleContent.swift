@@ -51,12 +51,15 @@ enum SampleContent {
     }
 
     static func makeFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-e2e-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "storegate-e2e-\(UUID().uuidString.prefix(8))")
         let files = FileManager.default
-        try files.createDirectory(at: folder.appendingPathComponent("content/issues"), withIntermediateDirectories: true)
+        try files.createDirectory(
+            at: folder.appendingPathComponent("content/issues"), withIntermediateDirectories: true)
         try Data(issueBytes).write(to: folder.appendingPathComponent("content/\(issuePath)"))
         try catalog.write(to: folder.appendingPathComponent("catalog.yaml"), atomically: true, encoding: .utf8)
-        for path in [folder, folder.appendingPathComponent("content"), folder.appendingPathComponent("content/issues")] {
+        for path in [folder, folder.appendingPathComponent("content"), folder.appendingPathComponent("content/issues")]
+        {
             try files.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path.path)
         }
         return folder

@@ -19,10 +19,12 @@ extension EndToEnd {
             #expect(notCovered.status == 403)
             #expect(notCovered.errorCode == "not_entitled")
 
-            let otherProduct = try deployment.request(path, headers: [("Authorization", "Bearer grant:com.example.monthly")])
+            let otherProduct = try deployment.request(
+                path, headers: [("Authorization", "Bearer grant:com.example.monthly")])
             #expect(otherProduct.status == 403)
 
-            let entitled = try deployment.request(path, headers: [("Authorization", "Bearer grant:\(SampleContent.issueId)")])
+            let entitled = try deployment.request(
+                path, headers: [("Authorization", "Bearer grant:\(SampleContent.issueId)")])
             #expect(entitled.status == 200)
             #expect(entitled.json["product"] as? String == SampleContent.issueId)
 

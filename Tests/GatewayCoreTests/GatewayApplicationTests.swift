@@ -73,7 +73,9 @@ struct GreetingHandler: GatewayHandler {
         }
         let missing = answer(GatewayRequest(method: .get, path: "/nope"))
         #expect(missing.status == 404)
-        #expect(String(decoding: missing.body, as: UTF8.self) == #"{"error":{"code":"not_found","message":"No such route."}}"#)
+        #expect(
+            String(decoding: missing.body, as: UTF8.self)
+                == #"{"error":{"code":"not_found","message":"No such route."}}"#)
         #expect(missing.header("X-Request-Id") != nil)
         #expect(answer(GatewayRequest(method: .get, path: "/hello", query: "fail")).status == 500)
         #expect(answer(GatewayRequest(method: .get, path: "/hello", body: .tooLarge(declaredLength: 9))).status == 413)

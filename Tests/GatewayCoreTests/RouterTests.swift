@@ -13,9 +13,15 @@ let testContext = RequestContext(requestId: "t", deadline: .now + .seconds(5), l
 
 @Suite struct RouterTests {
     private let router = Router(routes: [
-        .init(path: "/v1/catalog", handlerName: "catalog", methods: [.get, .head], servesSubpaths: false, responder: Fixed(name: "catalog")),
-        .init(path: "/v1/download", handlerName: "download", methods: [.get, .post], servesSubpaths: true, responder: Fixed(name: "download")),
-        .init(path: "/v1/download/special", handlerName: "special", methods: [.get], servesSubpaths: true, responder: Fixed(name: "special")),
+        .init(
+            path: "/v1/catalog", handlerName: "catalog", methods: [.get, .head], servesSubpaths: false,
+            responder: Fixed(name: "catalog")),
+        .init(
+            path: "/v1/download", handlerName: "download", methods: [.get, .post], servesSubpaths: true,
+            responder: Fixed(name: "download")),
+        .init(
+            path: "/v1/download/special", handlerName: "special", methods: [.get], servesSubpaths: true,
+            responder: Fixed(name: "special")),
     ])
 
     private func answer(_ method: HTTPMethod, _ path: String) throws -> String {

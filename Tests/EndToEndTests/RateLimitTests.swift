@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+
+extension EndToEnd {
+    /// Per-client limits on a route (`rate_per_s`, `rate_burst`), through nginx.
+    @Suite struct RateLimits {
+        @Test func aClientOverItsRouteLimitGets429WithRetryAfterAndOtherRoutesDoNot() throws {
+            var setup = GatewaySetup(
+                binary: Binaries.testbed, routes: [("/v1/echo", "echo"), ("/v1/catalog", "catalog")])
+            setup.routeOptions = ["/v1/echo": "rate_per_s: 1, rate_burst: 3"]
+            let deployment = try Deployment(setup)
+            defer { deployment.stop() }
+            let statuses = try (0..<5).map { _ in try deployment.request("/v1/echo", method: "POST", body: [1]).status }
+            #expect(statuses == [200, 200, 200, 429, 429])
+            let limited = try deployment.request("/v1/echo", method: "POST", body: [1])
+            #expect(limited.errorCode == "rate_limited")
+            #expect(limited.header("Retry-After") == "1")
+            #expect(try (0..<5).allSatisfy { _ in try deployment.request("/v1/catalog").status == 200 })
+            usleep(1_100_000)
+            #expect(try deployment.request("/v1/echo", method: "POST", body: [1]).status == 200)
+        }
+    }
+}

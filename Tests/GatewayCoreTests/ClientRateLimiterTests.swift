@@ -1,0 +1,23 @@
+import GatewayCore
+import Testing
+
+@Suite struct ClientRateLimiterTests {
+    @Test func aBurstThenTheRateAndEachClientItsOwnBucket() {
+        let limiter = ClientRateLimiter(perSecond: 2, burst: 3)
+        let start = ContinuousClock.now
+        #expect((0..<3).map { _ in limiter.admit("a", now: start) } == [nil, nil, nil])
+        #expect(limiter.admit("a", now: start) == 1)
+        #expect(limiter.admit("b", now: start) == nil)
+        #expect(limiter.admit("a", now: start + .milliseconds(500)) == nil)
+        #expect(limiter.admit("a", now: start + .milliseconds(500)) == 1)
+        #expect(limiter.admit("a", now: start + .seconds(10)) == nil)
+    }
+
+    @Test func pastTheClientBoundTheLimitedAreForgottenLast() {
+        let limiter = ClientRateLimiter(perSecond: 1, burst: 3, maxClients: 10)
+        let start = ContinuousClock.now
+        #expect((0..<3).map { _ in limiter.admit("busy", now: start) } == [nil, nil, nil])
+        for client in 0..<100 { #expect(limiter.admit("passer-\(client)", now: start) == nil) }
+        #expect(limiter.admit("busy", now: start + .milliseconds(100)) == 1)
+    }
+}
