@@ -21,9 +21,9 @@ extension AppStoreVerifier {
         } catch {
             context.logger.info("receipt refused locally", metadata: ["reason": "\(error.reason)"])
             if error.isBundleMismatch { throw .refused(.bundleMismatch) }
-            if error.isEnvironmentNotAccepted {
-                throw .refused(
-                    error.reason.hasPrefix("Sandbox") ? .sandboxNotAccepted : .environmentNotAccepted(error.reason))
+            // A sandbox receipt gets the answer Apple's verdict would give it.
+            if let environment = error.refusedEnvironment {
+                throw .refused(environment == "Sandbox" ? .sandboxNotAccepted : .environmentNotAccepted(error.reason))
             }
             throw .uncheckable(
                 error.isMalformed

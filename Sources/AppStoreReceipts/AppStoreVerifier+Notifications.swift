@@ -19,7 +19,9 @@ extension AppStoreVerifier {
         -> NotificationOutcome
     {
         let verifier = try signedDataVerifier()
-        let payload = try Self.verify(signedPayload, with: verifier, context: context)
+        guard let payload = try Self.verify([signedPayload], with: verifier, context: context).first else {
+            throw .badRequest("No notification.")
+        }
         let fields = try JSONValue.decoded(payload.json)
         guard let type = fields["notificationType"]?.text, let uuid = fields["notificationUUID"]?.text else {
             throw .badRequest("The notification lacks notificationType or notificationUUID.")
@@ -30,21 +32,18 @@ extension AppStoreVerifier {
         {
             throw .bundleMismatch
         }
-        var transactions: [AppleTransaction] = []
+        var rows: [LedgerTransaction] = []
         if let jws = data?["signedTransactionInfo"]?.text {
-            let info = try Self.verify(jws, with: verifier, context: context)
-            guard info.environment == payload.environment,
+            guard let info = try Self.verify([jws], with: verifier, context: context).first,
+                info.environment == payload.environment, let bundleId = info.bundleId,
                 let transaction = AppleTransaction(signedPayload: try JSONValue.decoded(info.json))
             else { throw .badRequest("The notification's transaction does not match it.") }
-            transactions.append(transaction)
+            rows = EntitlementRules.ledgerTransactions(
+                [transaction], environment: info.environment, bundleId: bundleId, catalog: catalog)
         }
-        let bundleId = payload.bundleId ?? settings.bundleIds.sorted()[0]
-        let rows = EntitlementRules.ledgerTransactions(
-            transactions, environment: payload.environment, bundleId: bundleId, catalog: catalog)
         let notification = LedgerNotification(
-            uuid: uuid, environment: payload.environment, type: type,
-            subtype: data?["subtype"]?.text
-                ?? fields["subtype"]?.text, reinstates: type == "REFUND_REVERSED",
+            uuid: uuid, environment: payload.environment, type: type, subtype: fields["subtype"]?.text,
+            reinstates: type == "REFUND_REVERSED",
             batch: LedgerBatch(transactions: rows, source: .notification, requestId: context.requestId))
         do {
             let outcome: NotificationOutcome = try ledger.recordNotification(notification) ? .recorded : .duplicate

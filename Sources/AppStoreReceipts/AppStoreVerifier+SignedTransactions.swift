@@ -16,13 +16,12 @@ extension AppStoreVerifier {
         guard signedTransactions.count <= Self.maximumSignedTransactions else {
             throw .badRequest("At most \(Self.maximumSignedTransactions) signed transactions per request.")
         }
-        var payloads: [SignedPayload] = []
-        for jws in signedTransactions { payloads.append(try Self.verify(jws, with: verifier, context: context)) }
-        let environments = Set(payloads.map(\.environment))
-        guard environments.count == 1, let environment = environments.first,
-            let bundleId = payloads.compactMap(\.bundleId).first, Set(payloads.compactMap(\.bundleId)).count == 1,
-            payloads.allSatisfy({ $0.bundleId != nil })
-        else { throw .badRequest("The signed transactions must all be transactions of one app and environment.") }
+        let payloads = try Self.verify(signedTransactions, with: verifier, context: context)
+        guard let first = payloads.first, let bundleId = first.bundleId,
+            payloads.allSatisfy({ $0.environment == first.environment && $0.bundleId == bundleId })
+        else {
+            throw .badRequest("The signed transactions must all be transactions of one app and environment.")
+        }
         let transactions = payloads.compactMap { payload in
             (try? JSONValue.decoded(payload.json)).flatMap(AppleTransaction.init(signedPayload:))
         }
@@ -30,7 +29,8 @@ extension AppStoreVerifier {
             throw .badRequest("A signed transaction lacks transactionId or productId.")
         }
         return try record(
-            transactions, status: 0, environment: environment, bundleId: bundleId, source: source, context: context,
+            transactions, status: 0, environment: first.environment, bundleId: bundleId, source: source,
+            context: context,
             logger: context.logger)
     }
 
@@ -42,12 +42,17 @@ extension AppStoreVerifier {
         return verifier
     }
 
-    /// One JWS verified, or the ``GatewayError`` that tells the client why not.
-    static func verify(_ jws: String, with verifier: SignedDataVerifier, context: RequestContext)
-        throws(GatewayError) -> SignedPayload
+    /// Every JWS verified (in one hop to the async verifier), or the ``GatewayError`` that tells the client
+    /// why the first refused one cannot be trusted.
+    static func verify(_ jwsList: [String], with verifier: SignedDataVerifier, context: RequestContext)
+        throws(GatewayError) -> [SignedPayload]
     {
         do {
-            return try waitFor { () async throws(SignedDataError) in try await verifier.verify(jws) }
+            return try waitFor { () async throws(SignedDataError) in
+                var payloads: [SignedPayload] = []
+                for jws in jwsList { payloads.append(try await verifier.verify(jws)) }
+                return payloads
+            }
         } catch {
             context.logger.info("signed data refused", metadata: ["reason": "\(error.reason)"])
             throw gatewayError(error)
@@ -57,7 +62,7 @@ extension AppStoreVerifier {
     private static func gatewayError(_ error: SignedDataError) -> GatewayError {
         if error.isMalformed { return .badRequest("The signed transaction is malformed: \(error.reason).") }
         if error.isBundleMismatch { return .bundleMismatch }
-        if error.isEnvironmentNotAccepted { return .environmentNotAccepted(error.reason) }
+        if error.refusedEnvironment != nil { return .environmentNotAccepted(error.reason) }
         return .signatureInvalid(error.reason)
     }
 

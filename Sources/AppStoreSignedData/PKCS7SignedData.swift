@@ -1,3 +1,4 @@
+import Crypto
 import SwiftASN1
 import X509
 
@@ -7,6 +8,8 @@ struct PKCS7SignedData {
     /// The signed content (the receipt payload).
     let content: ArraySlice<UInt8>
     let certificates: [Certificate]
+    /// SHA-256 of the certificates as encoded, naming the chain in the verified-chain cache.
+    let certificatesDigest: SHA256Digest
     let signer: SignerInfo
 
     struct SignerInfo {
@@ -21,7 +24,9 @@ struct PKCS7SignedData {
     /// ContentInfo { OID, [0] SignedData { version, digestAlgorithms, encapContentInfo { OID, [0] OCTET STRING },
     /// [0] certificates, [1] CRLs, signerInfos } }, with exactly one signer.
     init(ber bytes: [UInt8]) throws {
-        (content, certificates, signer) = try BER.sequence(try BER.parse(bytes), identifier: .sequence) { info in
+        (content, certificates, certificatesDigest, signer) = try BER.sequence(
+            try BER.parse(bytes), identifier: .sequence
+        ) { info in
             _ = try ASN1ObjectIdentifier(berEncoded: &info)
             return try BER.explicitlyTagged(&info, tagNumber: 0, tagClass: .contextSpecific) { signedData in
                 try BER.sequence(signedData, identifier: .sequence) { parts in
@@ -37,12 +42,14 @@ struct PKCS7SignedData {
                         }
                     }
                     var certificates: [Certificate] = []
+                    var digest = SHA256()
                     var signers: [SignerInfo] = []
                     while let node = parts.next() {
                         switch node.identifier {
                         case ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific):
                             certificates = try Self.children(node).map {
-                                try Certificate(derEncoded: Array($0.encodedBytes))
+                                digest.update(data: Array($0.encodedBytes))
+                                return try Certificate(derEncoded: Array($0.encodedBytes))
                             }
                         case .set:
                             signers = try Self.children(node).map(SignerInfo.init)
@@ -53,7 +60,7 @@ struct PKCS7SignedData {
                     guard signers.count == 1 else {
                         throw ASN1Error.invalidASN1Object(reason: "\(signers.count) signers, not one")
                     }
-                    return (content, certificates, signers[0])
+                    return (content, certificates, digest.finalize(), signers[0])
                 }
             }
         }

@@ -1,4 +1,5 @@
-/// Why signed App Store data (a JWS) was refused. The reason is safe to log: it never contains the JWS.
+/// Why signed App Store data (a JWS or an app receipt) was refused. The reason is safe to log: it never
+/// contains the data.
 public struct SignedDataError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Code: String, Sendable {
         case malformed
@@ -11,10 +12,13 @@ public struct SignedDataError: Error, Sendable, Equatable, CustomStringConvertib
     private let code: Code
     /// What exactly was wrong, for logs and the client's error message.
     public let reason: String
+    /// The environment of genuine data refused for it (`Sandbox`, `Xcode`); nil for other refusals.
+    public let refusedEnvironment: String?
 
-    private init(_ code: Code, _ reason: String) {
+    private init(_ code: Code, _ reason: String, refusedEnvironment: String? = nil) {
         self.code = code
         self.reason = reason
+        self.refusedEnvironment = refusedEnvironment
     }
 
     /// Not a compact ES256 JWS with a JSON header and payload, or a claim has the wrong type.
@@ -24,7 +28,9 @@ public struct SignedDataError: Error, Sendable, Equatable, CustomStringConvertib
     /// The signature does not match the leaf certificate's key.
     public static func badSignature(_ reason: String) -> Self { Self(.badSignature, reason) }
     /// Signed for an environment (`Sandbox`, `Xcode`, ...) this deployment does not accept.
-    public static func environmentNotAccepted(_ reason: String) -> Self { Self(.environmentNotAccepted, reason) }
+    public static func environmentNotAccepted(_ environment: String) -> Self {
+        Self(.environmentNotAccepted, "\(environment) data is not accepted", refusedEnvironment: environment)
+    }
     /// Signed for another app.
     public static func bundleMismatch(_ reason: String) -> Self { Self(.bundleMismatch, reason) }
 
@@ -32,8 +38,6 @@ public struct SignedDataError: Error, Sendable, Equatable, CustomStringConvertib
     public var isMalformed: Bool { code == .malformed }
     /// Genuine data for another app.
     public var isBundleMismatch: Bool { code == .bundleMismatch }
-    /// Genuine data for an environment this deployment does not accept.
-    public var isEnvironmentNotAccepted: Bool { code == .environmentNotAccepted }
 
     public var description: String { "\(code.rawValue): \(reason)" }
 }

@@ -1,6 +1,4 @@
-import Crypto
 import Foundation
-import SwiftASN1
 import X509
 
 extension SignedDataVerifier {
@@ -18,7 +16,7 @@ extension SignedDataVerifier {
         }
         let parsed = try AppReceipt(content: signedData.content)
         let xcode = parsed.receiptType == "Xcode"
-        if xcode, !environments.contains("Xcode") { throw .environmentNotAccepted("Xcode data is not accepted") }
+        if xcode, !environments.contains("Xcode") { throw .environmentNotAccepted("Xcode") }
         let signer = try signedData.verifiedSigner()
         if xcode {
             // Xcode signs with the self-signed certificate of the developer's StoreKit configuration: pinned.
@@ -27,19 +25,9 @@ extension SignedDataVerifier {
         } else {
             try await verifyChain(
                 leaf: signer, intermediates: signedData.certificates.filter { $0 != signer },
-                cacheKey: try Self.digest(of: signedData.certificates), at: parsed.creationDate)
+                cacheKey: signedData.certificatesDigest, at: parsed.creationDate)
         }
         _ = try checkClaims(bundleId: parsed.bundleId, environment: parsed.environment)
         return parsed
-    }
-
-    private static func digest(of certificates: [Certificate]) throws(SignedDataError) -> SHA256Digest {
-        var serializer = DER.Serializer()
-        do {
-            for certificate in certificates { try serializer.serialize(certificate) }
-        } catch {
-            throw .malformed("a certificate cannot be encoded")
-        }
-        return SHA256.hash(data: serializer.serializedBytes)
     }
 }

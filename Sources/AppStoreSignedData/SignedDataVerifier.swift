@@ -46,7 +46,7 @@ public final class SignedDataVerifier: Sendable {
         let claims = try Claims(token.payload)
         let chain = try Self.certificates(token.certificateChain)
         if claims.environment == "Xcode" {
-            guard environments.contains("Xcode") else { throw .environmentNotAccepted("Xcode data is not accepted") }
+            guard environments.contains("Xcode") else { throw .environmentNotAccepted("Xcode") }
             guard chain.count == 1 else { throw .malformed("Xcode data carries one certificate") }
         } else {
             guard chain.count == 3 else { throw .malformed("x5c holds \(chain.count) certificates, not 3") }
@@ -65,7 +65,7 @@ public final class SignedDataVerifier: Sendable {
     func checkClaims(bundleId: String?, environment: String?) throws(SignedDataError) -> String {
         if let bundleId, !bundleIds.contains(bundleId) { throw .bundleMismatch("signed for \(bundleId)") }
         guard let environment, environments.contains(environment) else {
-            throw .environmentNotAccepted("\(environment ?? "unlabelled") data is not accepted")
+            throw .environmentNotAccepted(environment ?? "unlabelled")
         }
         return environment
     }

@@ -78,8 +78,10 @@ enum RequestDecoder {
     /// 0 at the end, negative on error). A body over `limit` is read into a small scratch buffer and dropped,
     /// so the transport stays in step without holding it in memory.
     static func body(for head: Head, limit: Int, read: (UnsafeMutableRawBufferPointer) -> Int) -> GatewayRequest.Body {
-        let body = body(declaredLength: head.contentLength, limit: limit, read: read)
-        return head.headersTooLarge ? .malformed("The request headers are larger than 64 KiB.") : body
+        guard head.headersTooLarge else { return body(declaredLength: head.contentLength, limit: limit, read: read) }
+        // Read off (and drop) the body so the connection stays in step, then refuse the request.
+        _ = body(declaredLength: head.contentLength, limit: 0, read: read)
+        return .malformed("The request headers are larger than 64 KiB.")
     }
 
     static func body(declaredLength text: String?, limit: Int, read: (UnsafeMutableRawBufferPointer) -> Int)

@@ -24,9 +24,12 @@ final class PostgresConnection {
         PQfinish(connection)
     }
 
-    /// False once the server went away; the pool then drops the connection. Reads what is pending (without
-    /// blocking: libpq's sockets are non-blocking), so an idle connection cut by a restart is noticed before use.
-    var isHealthy: Bool { PQconsumeInput(connection) == 1 && PQstatus(connection) == CONNECTION_OK }
+    /// False once a call on it failed because the server went away; the pool then drops the connection.
+    var isHealthy: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// Like `isHealthy`, but reads what is pending first (without blocking: libpq's sockets are non-blocking),
+    /// so an idle connection cut by a server restart is noticed before it is used.
+    var isAlive: Bool { PQconsumeInput(connection) == 1 && isHealthy }
 
     /// libpq waits for a silent server as long as the kernel does; a gateway answers 503 quickly instead.
     private static func failingFast(_ url: String) -> String {

@@ -33,7 +33,7 @@ final class PostgresPool: @unchecked Sendable {
 
     private func acquire() throws(LedgerError) -> PostgresConnection {
         while let kept = try reserve() {
-            if kept.isHealthy { return kept }
+            if kept.isAlive { return kept }
             // A server restart cut this one; its slot goes to the next kept connection or a new one.
             condition.withLock { open -= 1 }
         }

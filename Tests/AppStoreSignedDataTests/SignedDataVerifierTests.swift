@@ -50,7 +50,7 @@ import Testing
         #expect(wrongApp == .bundleMismatch("signed for com.example.wrong"))
         let production = await refusal(
             try SignedVectors.swiftLibrary("transactionInfo"), by: try makeVerifier(environments: ["Production"]))
-        #expect(production == .environmentNotAccepted("Sandbox data is not accepted"))
+        #expect(production == .environmentNotAccepted("Sandbox"))
     }
 
     @Test func malformedDataIsRefusedAsMalformed() async throws {
@@ -102,7 +102,7 @@ import Testing
 
     @Test func xcodeDataNeedsXcodeInTheEnvironments() async throws {
         let xcode = try SignedVectors.swiftLibrary("xcode-signed-transaction")
-        #expect(await refusal(xcode, by: try makeVerifier()) == .environmentNotAccepted("Xcode data is not accepted"))
+        #expect(await refusal(xcode, by: try makeVerifier()) == .environmentNotAccepted("Xcode"))
         let accepting = try SignedDataVerifier(
             rootCertificates: [try SignedVectors.testRoot],
             bundleIds: ["com.example.naturelab.backyardbirds.example"], environments: ["Xcode"])

@@ -69,9 +69,18 @@ extension EndToEnd {
             defer { gateway.stop() }
             let test = try Self.post("TEST", transaction: nil, to: gateway)
             #expect(test.status == 200, "\(test.text)")
-            let forgedBody = Array("{\"signedPayload\":\"\(try SignedVectors.mint(["x": 1]))x\"}".utf8)
-            let forged = try gateway.deployment.request("/v1/notifications/apple", method: "POST", body: forgedBody)
-            #expect(forged.status == 400 || forged.status == 422, "\(forged.text)")
+            // A genuine signature over another payload: the signature check refuses it.
+            let genuine = try SignedVectors.mint(["notificationType": "TEST", "notificationUUID": "n-1"])
+                .split(separator: ".").map(String.init)
+            let refund = ["notificationType": "REFUND", "notificationUUID": "n-2"]
+            let otherPayload = SignedVectors.base64URL(try JSONSerialization.data(withJSONObject: refund))
+            let forgedBody = try JSONSerialization.data(withJSONObject: [
+                "signedPayload": [genuine[0], otherPayload, genuine[2]].joined(separator: ".")
+            ])
+            let forged = try gateway.deployment.request(
+                "/v1/notifications/apple", method: "POST", body: Array(forgedBody))
+            #expect(forged.status == 422, "\(forged.text)")
+            #expect(forged.errorCode == "signature_invalid")
             let notJSON = try gateway.deployment.request(
                 "/v1/notifications/apple", method: "POST", body: Array("signedPayload=abc".utf8))
             #expect(notJSON.status == 400)
