@@ -4,7 +4,8 @@ import PackageDescription
 /// Handler modules compiled into `storegate`. Each one is a folder `Plugins/<Name>/` whose main type is
 /// named `<Name>`; the registry of compiled-in handlers is generated from this list by HandlerRegistryPlugin.
 let handlerModules = [
-    "CatalogHandler", "DownloadHandler", "NotificationsHandler", "RestoreSyncHandler", "StatusHandler", "VerifyHandler",
+    "CatalogHandler", "DownloadHandler", "MetricsHandler", "NotificationsHandler", "RestoreSyncHandler",
+    "StatusHandler", "VerifyHandler",
 ]
 
 let strict: [SwiftSetting] = [
@@ -27,7 +28,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -46,6 +49,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict
         ),
@@ -64,6 +69,7 @@ let package = Package(
             name: "AppStoreReceipts",
             dependencies: [
                 "GatewayCore", "ProductCatalog", "PurchaseLedger", "AppStoreSignedData",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -163,7 +169,10 @@ let package = Package(
         + handlerModules.map { name in
             .target(
                 name: name,
-                dependencies: ["GatewayCore", "ProductCatalog", "AppStoreReceipts", "PurchaseLedger"],
+                dependencies: [
+                    "GatewayCore", "ProductCatalog", "AppStoreReceipts", "PurchaseLedger",
+                    .product(name: "CoreMetrics", package: "swift-metrics"),
+                ],
                 path: "Plugins/\(name)",
                 swiftSettings: strict
             )

@@ -1,4 +1,5 @@
 import AppStoreReceipts
+import CoreMetrics
 import Foundation
 import GatewayCore
 import ProductCatalog
@@ -21,6 +22,7 @@ public struct DownloadHandler: ContentHandler {
     private let ledger: any PurchaseLedger
     private let delivery: DeliveryMode
     private let xAccelLocation: String
+    private let granted: Counter
 
     public init(settings: HandlerSettings) throws {
         if try settings.downloadTokens() == nil {
@@ -37,6 +39,9 @@ public struct DownloadHandler: ContentHandler {
         if DeliveryMode(rawValue: mode) == nil {
             content.report("delivery", "must be x-accel or stream, not \"\(mode)\"")
         }
+        granted = Counter(
+            label: "storegate_downloads_granted_total", dimensions: [("delivery", delivery.rawValue)],
+            factory: settings.metrics.factory)
         xAccelLocation = content.string("x_accel_location", default: "/_storegate_content/")
         if !xAccelLocation.hasPrefix("/") || !xAccelLocation.hasSuffix("/") {
             content.report("x_accel_location", "must be an nginx location path starting and ending with /")
@@ -52,6 +57,14 @@ public struct DownloadHandler: ContentHandler {
     }
 
     public func respond(to request: GatewayRequest, entitlement: VerifiedEntitlement, context: RequestContext)
+        throws -> GatewayResponse
+    {
+        var response = try answer(request, entitlement: entitlement, context: context)
+        response.logMetadata = ["environment": "\(entitlement.environment)", "product": "\(entitlement.productId)"]
+        return response
+    }
+
+    private func answer(_ request: GatewayRequest, entitlement: VerifiedEntitlement, context: RequestContext)
         throws -> GatewayResponse
     {
         guard let content = catalog.product(id: entitlement.productId)?.content else { throw GatewayError.noContent }
@@ -116,6 +129,7 @@ public struct DownloadHandler: ContentHandler {
             context.logger.error("the ledger could not record a download", metadata: ["reason": "\(error.reason)"])
             throw GatewayError.ledgerUnavailable(retryAfterSeconds: 2)
         }
+        granted.increment()
     }
 
     /// `relative` percent-encoded segment by segment for the X-Accel-Redirect URI.

@@ -21,7 +21,10 @@ public struct RestoreSyncHandler: GatewayHandler {
             known: verified.recorded.known,
             entitlements: verifier.entitlementsJSON(for: verified)
         )
-        return .json(Array(try JSONCoding.encoder.encode(answer)), headers: [("Cache-Control", "no-store")])
+        var response = GatewayResponse.json(
+            Array(try JSONCoding.encoder.encode(answer)), headers: [("Cache-Control", "no-store")])
+        response.logMetadata = verified.logMetadata
+        return response
     }
 
     private struct Answer: Encodable {

@@ -22,7 +22,10 @@ public struct VerifyHandler: GatewayHandler {
             transactions: verified.transactionsJSON,
             entitlements: verifier.entitlementsJSON(for: verified)
         )
-        return .json(Array(try JSONCoding.encoder.encode(answer)), headers: [("Cache-Control", "no-store")])
+        var response = GatewayResponse.json(
+            Array(try JSONCoding.encoder.encode(answer)), headers: [("Cache-Control", "no-store")])
+        response.logMetadata = verified.logMetadata
+        return response
     }
 
     private struct Answer: Encodable {

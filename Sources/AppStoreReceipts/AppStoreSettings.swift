@@ -23,6 +23,9 @@ public struct AppStoreSettings: Sendable {
     public var maxAttempts: Int
     /// Connections kept open to each Apple host (`max_connections`).
     public var maxConnections: Int
+    /// Calls to Apple in flight at once, across hosts (`max_concurrent_calls`); more wait for a turn
+    /// until their deadline, then answer 503 `upstream_unavailable`.
+    public var maxConcurrentCalls: Int
     /// Verifies StoreKit 2 signed transactions against `root_certificates` for `environments`; nil without
     /// roots, and then signed transactions are refused.
     public var signedData: SignedDataVerifier?
@@ -47,6 +50,7 @@ public struct AppStoreSettings: Sendable {
         cacheMaxBytes = apple.int("cache_max_bytes", default: 16 << 20, in: 0...(1 << 34))
         maxAttempts = apple.int("max_attempts", default: 4, in: 1...10)
         maxConnections = apple.int("max_connections", default: 128, in: 1...4096)
+        maxConcurrentCalls = apple.int("max_concurrent_calls", default: 64, in: 1...4096)
         signedData = Self.signedDataVerifier(apple, bundleIds: bundleIds, acceptSandbox: acceptSandbox)
         receiptVerification = Self.receiptVerification(apple, haveRoots: signedData != nil)
         let appAppleId = apple.int("app_apple_id", default: 0, in: 0...Int.max)

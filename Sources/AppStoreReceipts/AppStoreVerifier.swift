@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import GatewayCore
 import Logging
@@ -15,17 +16,25 @@ public final class AppStoreVerifier: Sendable {
     /// Set when `tokens.secret` is: entitlements to products with content then carry download tokens.
     let tokens: DownloadTokens?
     private let cache: VerificationCache
+    private let cacheHits: Counter
+    private let cacheMisses: Counter
     /// Time kept back from the request's deadline to answer 503 before the front answers 504.
     private static let answerMargin: Duration = .milliseconds(300)
 
-    public init(settings: AppStoreSettings, catalog: Catalog, ledger: any PurchaseLedger, tokens: DownloadTokens? = nil)
-    {
+    /// A verifier that records its Apple calls and cache lookups through `metricsFactory`.
+    public init(
+        settings: AppStoreSettings, catalog: Catalog, ledger: any PurchaseLedger, tokens: DownloadTokens? = nil,
+        metricsFactory: any MetricsFactory
+    ) {
         self.settings = settings
         self.catalog = catalog
         self.ledger = ledger
         self.tokens = tokens
-        client = AppStoreClient(settings: settings)
+        client = AppStoreClient(settings: settings, metricsFactory: metricsFactory)
         cache = VerificationCache(ttl: settings.cacheTTL, maxBytes: settings.cacheMaxBytes)
+        let lookups = "storegate_verification_cache_lookups_total"
+        cacheHits = Counter(label: lookups, dimensions: [("result", "hit")], factory: metricsFactory)
+        cacheMisses = Counter(label: lookups, dimensions: [("result", "miss")], factory: metricsFactory)
     }
 
     /// Verifies, checks and records `receiptData`. Throws the ``GatewayError`` of API.md's table.
@@ -71,6 +80,7 @@ public final class AppStoreVerifier: Sendable {
         } catch {
             throw error.gatewayError
         }
+        (cached ? cacheHits : cacheMisses).increment()
         switch verdict {
         case .rejected(let status):
             logger.info(

@@ -10,7 +10,9 @@ extension HandlerSettings {
             let settings = AppStoreSettings(config)
             let catalog = try catalog()
             let ledger = try ledger()
-            return AppStoreVerifier(settings: settings, catalog: catalog, ledger: ledger, tokens: try downloadTokens())
+            return AppStoreVerifier(
+                settings: settings, catalog: catalog, ledger: ledger, tokens: try downloadTokens(),
+                metricsFactory: metrics.factory)
         }
     }
 

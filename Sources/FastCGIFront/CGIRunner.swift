@@ -9,6 +9,7 @@ import GatewayCore
 public enum CGIRunner {
     /// Answers the request described by this process's environment with `application`.
     public static func serve(with application: GatewayApplication) {
+        let receivedAt = ContinuousClock.now
         let head = RequestDecoder.head(from: environ)
         let body = RequestDecoder.body(for: head, limit: application.server.maxBodyBytes) {
             buffer in
@@ -24,8 +25,10 @@ public enum CGIRunner {
             body: body,
             remoteAddress: head.remoteAddress
         )
-        let response = application.respond(to: request, context: application.makeContext(for: request))
+        let context = application.makeContext(for: request, receivedAt: receivedAt)
+        let response = application.respond(to: request, context: context)
         write(response, method: request.method)
+        application.finished(request, context: context, response: response, receivedAt: receivedAt)
     }
 
     /// Writes a response for a request that never reached an application (the config did not load).

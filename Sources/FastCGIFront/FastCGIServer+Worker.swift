@@ -54,10 +54,12 @@ extension FastCGIServer {
             remoteAddress: head.remoteAddress
         )
         let context = application.makeContext(for: request, receivedAt: receivedAt)
-        slot.set(.handling(.init(request: request, context: context, application: application)))
+        slot.set(
+            .handling(.init(request: request, context: context, application: application, receivedAt: receivedAt)))
         let response = application.respond(to: request, context: context)
         guard slot.beginWriting() else { return }  // the watchdog has answered 504 already
         send(response, method: request.method, on: slot)
+        application.finished(request, context: context, response: response, receivedAt: receivedAt)
     }
 
     /// Writes `response` on the slot's request and finishes the request.
@@ -98,11 +100,17 @@ extension FastCGIServer {
     }
 
     func runWatchdog() {
+        var wasSaturated = false
         while !stopping.load(ordering: .relaxed) {
             let limit = application.server.requestTimeout
             let interval = max(min(limit / 10, .milliseconds(100)), .milliseconds(10))
             usleep(UInt32(interval.components.attoseconds / 1_000_000_000_000))
-            if runtime.stats.workersBusy == slots.count { warnSaturated() }
+            let saturated = runtime.stats.workersBusy == slots.count
+            if saturated {
+                if !wasSaturated { runtime.metrics.workersSaturated() }
+                warnSaturated()
+            }
+            wasSaturated = saturated
             let now = ContinuousClock.now
             for slot in slots {
                 slot.answerIfOverdue(now: now) { active in
@@ -112,6 +120,8 @@ extension FastCGIServer {
                         failingWith: .timeout
                     )
                     send(response, method: active.request.method, on: slot)
+                    active.application.finished(
+                        active.request, context: active.context, response: response, receivedAt: active.receivedAt)
                     active.context.logger.warning(
                         "request passed its time limit; answered 504, the worker stays busy until its handler returns",
                         metadata: ["path": "\(active.request.path)"]

@@ -15,11 +15,16 @@ final class WorkerSlot: @unchecked Sendable {
         let request: GatewayRequest
         let context: RequestContext
         let application: GatewayApplication
+        let receivedAt: ContinuousClock.Instant
 
-        init(request: GatewayRequest, context: RequestContext, application: GatewayApplication) {
+        init(
+            request: GatewayRequest, context: RequestContext, application: GatewayApplication,
+            receivedAt: ContinuousClock.Instant
+        ) {
             self.request = request
             self.context = context
             self.application = application
+            self.receivedAt = receivedAt
         }
     }
 

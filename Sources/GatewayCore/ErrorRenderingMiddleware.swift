@@ -3,7 +3,12 @@ import Foundation
 /// Turns thrown errors into the JSON error answers of API.md. Anything that is not a ``GatewayError`` is a
 /// bug or an outage: logged with the request id, answered 500 `internal_error` without details.
 public struct ErrorRenderingMiddleware: GatewayMiddleware {
-    public init() {}
+    private let metrics: GatewayMetrics?
+
+    /// Counts every error answer by code in `metrics` (`storegate_errors_total`).
+    public init(metrics: GatewayMetrics? = nil) {
+        self.metrics = metrics
+    }
 
     public func handle(
         _ request: GatewayRequest,
@@ -13,9 +18,11 @@ public struct ErrorRenderingMiddleware: GatewayMiddleware {
         do {
             return try next(request, context)
         } catch let error as GatewayError {
+            metrics?.errorAnswered(code: error.codeName)
             return Self.response(for: error)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(error)", "path": "\(request.path)"])
+            metrics?.errorAnswered(code: GatewayError.internalError.codeName)
             return Self.response(for: .internalError)
         }
     }

@@ -13,6 +13,7 @@ extension GatewayApplication {
     ) throws(ConfigProblems) -> GatewayApplication {
         let reader = try documentReader(configFile: configFile, environment: environment)
         let server = ServerSettings(reader.scoped("server"))
+        let log = LogSettings(reader.scoped("log"))
         var thrown: [ConfigProblem] = []
         let store = SharedStore()
         var routes: [Router.Route] = []
@@ -25,6 +26,7 @@ extension GatewayApplication {
             let settings = HandlerSettings(
                 config: reader,
                 stats: runtime.stats,
+                metrics: runtime.metrics,
                 logger: runtime.logger,
                 routePath: declared.path,
                 store: store
@@ -55,6 +57,7 @@ extension GatewayApplication {
         return GatewayApplication(
             server: server,
             router: Router(routes: routes),
+            log: log,
             unusedKeys: reader.unusedKeys,
             runtime: runtime
         )

@@ -6,21 +6,23 @@ import Logging
 public final class GatewayApplication: Sendable {
     public let server: ServerSettings
     public let router: Router
+    public let log: LogSettings
     /// Keys the config file sets that nothing read: typos, or sections of routes that are not enabled.
     public let unusedKeys: [String]
     private let chain: MiddlewareChain
-    private let runtime: GatewayRuntime
+    let runtime: GatewayRuntime
 
-    init(server: ServerSettings, router: Router, unusedKeys: [String], runtime: GatewayRuntime) {
+    init(server: ServerSettings, router: Router, log: LogSettings, unusedKeys: [String], runtime: GatewayRuntime) {
         self.server = server
         self.router = router
+        self.log = log
         self.unusedKeys = unusedKeys
         self.runtime = runtime
         // The order every request passes through, outermost first: the request id goes on every answer,
         // errors become JSON, oversized bodies are refused before any route runs.
         self.chain = MiddlewareChain([
             RequestIdMiddleware(),
-            ErrorRenderingMiddleware(),
+            ErrorRenderingMiddleware(metrics: runtime.metrics),
             BodyGuardMiddleware(limit: server.maxBodyBytes),
         ])
     }

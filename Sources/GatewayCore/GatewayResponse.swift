@@ -1,3 +1,5 @@
+import Logging
+
 /// What a handler answers. The transport decides how the bytes move; handlers never touch the socket.
 public struct GatewayResponse: Sendable {
     public var status: Int
@@ -6,6 +8,8 @@ public struct GatewayResponse: Sendable {
     public var body: [UInt8]
     /// A file range sent as the body instead of `body` (downloads), streamed by the transport.
     public var file: FileSlice?
+    /// Facts for the request's log line that the client never sees, such as `environment` and `product`.
+    public var logMetadata: Logger.Metadata = [:]
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], file: FileSlice? = nil)
     {

@@ -7,14 +7,20 @@ public struct HandlerSettings: Sendable {
     /// A reader for the whole config document; handlers read their own scopes of it.
     public let config: ConfigReader
     public let stats: GatewayStats
+    /// Make metrics with `factory: metrics.factory`; they live in the process's Prometheus registry.
+    public let metrics: GatewayMetrics
     public let logger: Logger
     /// The path this handler is mounted at.
     public let routePath: String
     private let store: SharedStore
 
-    init(config: ConfigReader, stats: GatewayStats, logger: Logger, routePath: String, store: SharedStore) {
+    init(
+        config: ConfigReader, stats: GatewayStats, metrics: GatewayMetrics, logger: Logger, routePath: String,
+        store: SharedStore
+    ) {
         self.config = config
         self.stats = stats
+        self.metrics = metrics
         self.logger = logger
         self.routePath = routePath
         self.store = store

@@ -13,10 +13,11 @@ extension StoreGateCLI {
         for signal in Self.ownedSignals { sigaddset(&signals, signal) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
-        let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger)
+        let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
         let server: FastCGIServer
         do {
             let application = try load(configFile, runtime: runtime)
+            logControl.level = application.log.level
             warnUnused(application)
             let settings = application.server
             let socket = try ListeningSocket.open(
@@ -60,6 +61,7 @@ extension StoreGateCLI {
         do {
             let application = try load(configFile, runtime: runtime)
             server.reload(application)
+            logControl.level = application.log.level
             warnUnused(application)
             logger.info("reloaded", metadata: ["config": "\(configFile)"])
         } catch {

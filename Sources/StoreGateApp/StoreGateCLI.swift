@@ -8,16 +8,16 @@ public struct StoreGateCLI: Sendable {
     let registry: HandlerRegistry
     let environment: [String: String]
     let logger: Logger
+    /// The level every log handler of this process reads; a loaded config's `log.level` sets it.
+    let logControl: LogControl
 
     /// A command line that builds gateways from the modules of `registry`.
     public init(registry: HandlerRegistry, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.registry = registry
         self.environment = environment
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .info
-            return handler
-        }
+        let logControl = LogControl()
+        LoggingSystem.bootstrap { _ in LineLogHandler(control: logControl) }
+        self.logControl = logControl
         self.logger = Logger(label: "storegate")
     }
 
@@ -71,7 +71,7 @@ public struct StoreGateCLI: Sendable {
     }
 
     private func checkConfig(configFile: String) -> Int32 {
-        let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger)
+        let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
         do {
             let application = try load(configFile, runtime: runtime)
             for key in application.unusedKeys { print("warning: \(key): not used by this build or its enabled routes") }
@@ -93,7 +93,7 @@ public struct StoreGateCLI: Sendable {
         }
         do {
             // No nginx in front follows X-Accel-Redirect here: a CGI gateway streams downloads itself.
-            let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger)
+            let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
             CGIRunner.serve(
                 with: try load(configFile, runtime: runtime, overrides: ["STOREGATE_CONTENT_DELIVERY": "stream"]))
         } catch {

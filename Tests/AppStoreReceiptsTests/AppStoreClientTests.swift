@@ -8,7 +8,9 @@ import Testing
 
 /// The client against an in-process stand-in: the cases the end-to-end suite cannot reach cheaply.
 @Suite struct AppStoreClientTests {
-    static func client(_ server: SimHTTPServer, _ apple: String = "") throws -> AppStoreClient {
+    static func client(_ server: SimHTTPServer, _ apple: String = "", metrics: GatewayMetrics = GatewayMetrics())
+        throws -> AppStoreClient
+    {
         let yaml = """
             apple:
               bundle_ids: [com.example.magazine]
@@ -20,7 +22,7 @@ import Testing
             document: try ConfigValue.parse(yaml: yaml, source: "test"), baseDirectory: "/tmp", environment: [:])
         let settings = AppStoreSettings(reader)
         #expect(reader.problems.isEmpty)
-        return AppStoreClient(settings: settings)
+        return AppStoreClient(settings: settings, metricsFactory: metrics.factory)
     }
 
     static func verify(_ client: AppStoreClient, _ name: String, within limit: Duration = .seconds(10))

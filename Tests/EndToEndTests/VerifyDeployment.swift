@@ -28,7 +28,7 @@ final class VerifyDeployment: @unchecked Sendable {
             routes: [
                 ("/v1/catalog", "catalog"), ("/v1/verify", "verify"), ("/v1/status", "status"),
                 ("/v1/entitlement-echo", "entitlement-echo"), ("/v1/restore-sync", "restore-sync"),
-                ("/v1/download", "download"), ("/v1/notifications/apple", "notifications"),
+                ("/v1/download", "download"), ("/v1/notifications/apple", "notifications"), ("/v1/metrics", "metrics"),
             ]
         )
         setup.extra = tokens + (ledgerURL.map { "ledger:\n  url: \"\($0)\"\n" } ?? "")

@@ -10,13 +10,18 @@ struct LoadedGateway {
     let stats = GatewayStats()
 
     init(extraProducts: String = "") throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handlers-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("content"), withIntermediateDirectories: true)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "handlers-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("content"), withIntermediateDirectories: true)
         try Data("issue".utf8).write(to: folder.appendingPathComponent("content/i.pdf"))
-        try ("products:\n  - { id: p.issue, type: non-consumable, title: Issue, content: i.pdf, content_type: application/pdf }\n" + extraProducts)
+        try
+            ("products:\n  - { id: p.issue, type: non-consumable, title: Issue, content: i.pdf, content_type: application/pdf }\n"
+            + extraProducts)
             .write(to: folder.appendingPathComponent("catalog.yaml"), atomically: true, encoding: .utf8)
         let config = folder.appendingPathComponent("storegate.yaml")
-        try "routes:\n  - { path: /v1/catalog, handler: catalog }\n  - { path: /v1/status, handler: status }\ncatalog: { file: catalog.yaml }\n"
+        try
+            "routes:\n  - { path: /v1/catalog, handler: catalog }\n  - { path: /v1/status, handler: status }\ncatalog: { file: catalog.yaml }\n"
             .write(to: config, atomically: true, encoding: .utf8)
         application = try GatewayApplication.load(
             configFile: config.path,
@@ -34,7 +39,10 @@ struct LoadedGateway {
 
 @Suite struct CatalogHandlerTests {
     @Test func theCompiledInRegistryHasTheShippedHandlers() {
-        #expect(HandlerRegistry.compiledIn.names == ["catalog", "download", "notifications", "restore-sync", "status", "verify"])
+        #expect(
+            HandlerRegistry.compiledIn.names == [
+                "catalog", "download", "metrics", "notifications", "restore-sync", "status", "verify",
+            ])
     }
 
     @Test func answersThePrerenderedCatalogWithItsTag() throws {
@@ -52,7 +60,8 @@ struct LoadedGateway {
         let gateway = try LoadedGateway()
         let etag = try #require(gateway.get("/v1/catalog").header("ETag"))
         for matching in [etag, "W/\(etag)", "\"x\", \(etag)", " \(etag) ", "*"] {
-            #expect(gateway.get("/v1/catalog", headers: [("HTTP_IF_NONE_MATCH", matching)]).status == 304, "\(matching)")
+            #expect(
+                gateway.get("/v1/catalog", headers: [("HTTP_IF_NONE_MATCH", matching)]).status == 304, "\(matching)")
         }
         for other in ["\"x\"", etag.replacingOccurrences(of: "\"", with: ""), ""] {
             #expect(gateway.get("/v1/catalog", headers: [("HTTP_IF_NONE_MATCH", other)]).status == 200, "\(other)")
@@ -61,7 +70,8 @@ struct LoadedGateway {
 
     @Test func aDifferentCatalogHasADifferentTag() throws {
         let one = try LoadedGateway().get("/v1/catalog").header("ETag")
-        let two = try LoadedGateway(extraProducts: "  - { id: p.more, type: consumable }\n").get("/v1/catalog").header("ETag")
+        let two = try LoadedGateway(extraProducts: "  - { id: p.more, type: consumable }\n").get("/v1/catalog").header(
+            "ETag")
         #expect(one != two)
     }
 
@@ -72,7 +82,8 @@ struct LoadedGateway {
         workers[1].record(status: 200)
         workers[3].record(status: 404)
         workers[2].setBusy(true)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(gateway.get("/v1/status").body)) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(gateway.get("/v1/status").body)) as? [String: Any])
         #expect((json["workers"] as? [String: Int]) == ["total": 4, "busy": 1])
         let requests = try #require(json["requests"] as? [String: Any])
         #expect(requests["total"] as? Int == 3)

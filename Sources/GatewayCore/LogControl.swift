@@ -1,0 +1,20 @@
+import Logging
+import Synchronization
+
+/// The process's log level, which a config load sets (`log.level`) and every ``LineLogHandler`` reads on
+/// each call, so a reload changes what loggers made before it print.
+public final class LogControl: Sendable {
+    private let rawLevel: Atomic<Int>
+
+    public init(level: Logger.Level = .info) {
+        rawLevel = Atomic(Self.levels.firstIndex(of: level) ?? 2)
+    }
+
+    /// The least severe level printed.
+    public var level: Logger.Level {
+        get { Self.levels[rawLevel.load(ordering: .relaxed)] }
+        set { rawLevel.store(Self.levels.firstIndex(of: newValue) ?? 2, ordering: .relaxed) }
+    }
+
+    private static let levels = Logger.Level.allCases
+}

@@ -1,0 +1,26 @@
+import Logging
+
+/// The `log` section: how much the process says, and about which requests.
+public struct LogSettings: Sendable, Equatable {
+    /// The least severe level printed (`level`: trace, debug, info, notice, warning, error, critical).
+    public var level: Logger.Level
+    /// One line per answered request (`requests`, default true): id, route, status, duration, and the
+    /// environment and product when the route knows them.
+    public var requests: Bool
+    /// Requests slower than this are logged at warning even when `requests` is off (`slow_request_ms`;
+    /// 0 turns it off).
+    public var slowRequest: Duration?
+
+    /// Reads the `log` scope, recording problems in `reader`.
+    public init(_ reader: ConfigReader) {
+        let text = reader.string("level", default: "info")
+        level = Logger.Level(rawValue: text) ?? .info
+        if Logger.Level(rawValue: text) == nil {
+            let names = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            reader.report("level", "\"\(text)\" is not a log level; use one of \(names)")
+        }
+        requests = reader.bool("requests", default: true)
+        let slowMilliseconds = reader.int("slow_request_ms", default: 1000, in: 0...3_600_000)
+        slowRequest = slowMilliseconds > 0 ? .milliseconds(slowMilliseconds) : nil
+    }
+}
