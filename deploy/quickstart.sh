@@ -104,6 +104,7 @@ The whole flow, against the stand-in's demo receipts (deploy/appstore-sim/receip
   sqlite3 .run/ledger.sqlite 'SELECT environment, product_id, first_source FROM purchases'  # (apt-get install sqlite3)
   curl -si http://127.0.0.1:$port/v1/catalog -H 'If-None-Match: "$(curl -s http://127.0.0.1:$port/v1/catalog | sed 's/.*"version":"\([0-9a-f]*\)".*/\1/')"'
   curl -s http://127.0.0.1:$port/v1/status
+  curl -s http://127.0.0.1:$port/v1/metrics | grep -E "^storegate_(requests|apple_calls)_total"   # what Prometheus scrapes
 Reload after editing deploy/*.yaml:  kill -HUP \$(cat .run/storegate.pid)
 Stop:                                deploy/quickstart.sh stop
 MSG
