@@ -14,6 +14,8 @@ public final class AppStoreSimulator: Sendable {
         public var body: [UInt8] = []
         /// Close the connection instead of answering.
         public var reset = false
+        /// Close the connection after half the body, which `Content-Length` announced whole.
+        public var truncated = false
     }
 
     private struct State {
@@ -93,6 +95,7 @@ public final class AppStoreSimulator: Sendable {
         let step = fixture.steps.isEmpty ? SimStep() : fixture.steps[min(call, fixture.steps.count) - 1]
         var answer = respond(to: step, fixture: fixture, added: added, receiptData: receiptData)
         answer.delayMs = step.delayMs ?? 0
+        answer.truncated = step.truncate ?? false
         return answer
     }
 

@@ -78,6 +78,13 @@ private final class SimRequestHandler: ChannelInboundHandler, RemovableChannelHa
         let head = HTTPResponseHead(
             version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
+        guard !answer.truncated else {
+            let half = ByteBuffer(bytes: answer.body.prefix(answer.body.count / 2))
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(half)))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
+            return
+        }
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil)
         let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if !keepAlive { done.assumeIsolated().whenComplete { _ in context.close(promise: nil) } }

@@ -1,5 +1,5 @@
 /// How the stand-in answers one call for a receipt. With none of `status`, `http_status`, `body` or
-/// `reset`, it answers the receipt normally (after `delay_ms`).
+/// `reset`, it answers the receipt normally (after `delay_ms`); `truncate` cuts any answer off halfway.
 public struct SimStep: Codable, Sendable, Equatable {
     /// Wait this long before answering (a slow Apple).
     public var delayMs: Int?
@@ -14,9 +14,11 @@ public struct SimStep: Codable, Sendable, Equatable {
     public var body: String?
     /// Close the connection without answering.
     public var reset: Bool?
+    /// Close the connection halfway through the body that `Content-Length` announced.
+    public var truncate: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case status, body, reset, underscore
+        case status, body, reset, underscore, truncate
         case delayMs = "delay_ms"
         case isRetryable = "is_retryable"
         case httpStatus = "http_status"

@@ -12,6 +12,8 @@ extension StoreGateCLI {
         sigemptyset(&signals)
         for signal in Self.ownedSignals { sigaddset(&signals, signal) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
+        // A file size limit (or quota) reached by the ledger is a write error answered 503, not death.
+        signal(SIGXFSZ, SIG_IGN)
 
         let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
         let server: FastCGIServer

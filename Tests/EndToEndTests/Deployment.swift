@@ -34,6 +34,8 @@ struct GatewaySetup {
     var extra = ""
     /// `content.delivery`, when set.
     var delivery: String?
+    /// The largest file a gateway may write, in bytes (`prlimit --fsize`): a full disk for its ledger.
+    var fileSizeLimit: Int?
 }
 
 /// A real storegate (or the test gateway) behind a real nginx rendered from deploy/nginx/storegate.conf,
@@ -41,7 +43,8 @@ struct GatewaySetup {
 final class Deployment: @unchecked Sendable {
     let folder: URL
     let port: Int
-    let setup: GatewaySetup
+    /// What the deployment runs; a change applies to gateways started after it.
+    var setup: GatewaySetup
     private(set) var gateways: [ManagedProcess] = []
     private(set) var nginx: ManagedProcess?
     var configFile: URL { folder.appendingPathComponent("storegate.yaml") }
@@ -154,8 +157,13 @@ final class Deployment: @unchecked Sendable {
         guard case .spawnFcgi = setup.listen else {
             var environment = setup.environment
             if index > 0 { environment["STOREGATE_SERVER_LISTEN"] = socketPath(of: index) }
+            let command = [setup.binary.path, "serve", "--config", config.path]
+            guard let limit = setup.fileSizeLimit else {
+                return try ManagedProcess(
+                    command[0], Array(command.dropFirst()), environment: environment, logFile: log)
+            }
             return try ManagedProcess(
-                setup.binary.path, ["serve", "--config", config.path], environment: environment, logFile: log)
+                "/usr/bin/prlimit", ["--fsize=\(limit)", "--"] + command, environment: environment, logFile: log)
         }
         var arguments = ["-n", "-s", folder.appendingPathComponent("storegate.sock").path, "-M", "0660"]
         if Binaries.isRoot { arguments += ["-G", "nogroup"] }

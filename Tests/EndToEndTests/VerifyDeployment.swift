@@ -19,7 +19,8 @@ final class VerifyDeployment: @unchecked Sendable {
         delivery: String = "x-accel",
         tokens: String = "tokens:\n  secret: \(VerifyDeployment.tokenSecret)\n",
         gateways: Int = 1,
-        ledgerURL: String? = nil
+        ledgerURL: String? = nil,
+        fileSizeLimit: Int? = nil
     ) throws {
         self.ledgerURL = ledgerURL
         appStore = try AppStoreStandIn(sharedSecret: simSecret)
@@ -38,6 +39,7 @@ final class VerifyDeployment: @unchecked Sendable {
         setup.apple = apple
         setup.server.merge(server) { _, chosen in chosen }
         setup.environment = environment
+        setup.fileSizeLimit = fileSizeLimit
         do {
             deployment = try Deployment(setup)
         } catch {
