@@ -11,6 +11,12 @@ public struct LogSettings: Sendable, Equatable {
     /// 0 turns it off).
     public var slowRequest: Duration?
 
+    public init(level: Logger.Level, requests: Bool, slowRequest: Duration?) {
+        self.level = level
+        self.requests = requests
+        self.slowRequest = slowRequest
+    }
+
     /// Reads the `log` scope, recording problems in `reader`.
     public init(_ reader: ConfigReader) {
         let text = reader.string("level", default: "info")

@@ -1,0 +1,28 @@
+import Testing
+
+@testable import GatewayCore
+
+@Suite struct GatewayMetricsTests {
+    @Test func requestsAreCountedAndTimedPerRouteAndStatus() {
+        let metrics = GatewayMetrics()
+        metrics.requestFinished(route: "/v1/catalog", status: 200, duration: .microseconds(700))
+        metrics.requestFinished(route: "/v1/catalog", status: 200, duration: .milliseconds(30))
+        metrics.requestFinished(route: "/v1/catalog", status: 304, duration: .microseconds(300))
+        metrics.errorAnswered(code: "timeout")
+        metrics.workersSaturated()
+        let text = String(decoding: metrics.exposition(stats: GatewayStats()), as: UTF8.self)
+        for line in [
+            #"storegate_requests_total{route="/v1/catalog",status="200"} 2"#,
+            #"storegate_requests_total{route="/v1/catalog",status="304"} 1"#,
+            #"storegate_request_duration_seconds_bucket{route="/v1/catalog",le="0.001"} 2"#,
+            #"storegate_request_duration_seconds_bucket{route="/v1/catalog",le="0.025"} 2"#,
+            #"storegate_request_duration_seconds_bucket{route="/v1/catalog",le="0.05"} 3"#,
+            #"storegate_request_duration_seconds_count{route="/v1/catalog"} 3"#,
+            #"storegate_errors_total{code="timeout"} 1"#,
+            "storegate_saturation_events_total 1",
+            "storegate_workers 0.0",
+        ] {
+            #expect(text.contains(line + "\n"), "\(line) missing from\n\(text)")
+        }
+    }
+}
