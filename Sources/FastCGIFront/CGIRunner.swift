@@ -28,7 +28,9 @@ public enum CGIRunner {
         let context = application.makeContext(for: request, receivedAt: receivedAt)
         let response = application.respond(to: request, context: context)
         write(response, method: request.method)
-        application.finished(request, context: context, response: response, receivedAt: receivedAt)
+        application.finished(
+            request, context: context, response: response, receivedAt: receivedAt,
+            recorder: application.metrics.makeRecorder())
     }
 
     /// Writes a response for a request that never reached an application (the config did not load).

@@ -59,7 +59,8 @@ extension FastCGIServer {
         let response = application.respond(to: request, context: context)
         guard slot.beginWriting() else { return }  // the watchdog has answered 504 already
         send(response, method: request.method, on: slot)
-        application.finished(request, context: context, response: response, receivedAt: receivedAt)
+        application.finished(
+            request, context: context, response: response, receivedAt: receivedAt, recorder: slot.recorder)
     }
 
     /// Writes `response` on the slot's request and finishes the request.
@@ -101,6 +102,7 @@ extension FastCGIServer {
 
     func runWatchdog() {
         var wasSaturated = false
+        let recorder = runtime.metrics.makeRecorder()
         while !stopping.load(ordering: .relaxed) {
             let limit = application.server.requestTimeout
             let interval = max(min(limit / 10, .milliseconds(100)), .milliseconds(10))
@@ -121,7 +123,8 @@ extension FastCGIServer {
                     )
                     send(response, method: active.request.method, on: slot)
                     active.application.finished(
-                        active.request, context: active.context, response: response, receivedAt: active.receivedAt)
+                        active.request, context: active.context, response: response, receivedAt: active.receivedAt,
+                        recorder: recorder)
                     active.context.logger.warning(
                         "request passed its time limit; answered 504, the worker stays busy until its handler returns",
                         metadata: ["path": "\(active.request.path)"]

@@ -29,7 +29,9 @@ public final class FastCGIServer: Sendable {
         self.runtime = runtime
         self.current = Mutex(application)
         self.slots = (0..<application.server.workers).map { _ in
-            WorkerSlot(listening: socket.descriptor, counters: runtime.stats.makeWorkerCounters())
+            WorkerSlot(
+                listening: socket.descriptor, counters: runtime.stats.makeWorkerCounters(),
+                recorder: runtime.metrics.makeRecorder())
         }
     }
 

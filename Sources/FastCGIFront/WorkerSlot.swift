@@ -45,11 +45,14 @@ final class WorkerSlot: @unchecked Sendable {
     let request: UnsafeMutablePointer<FCGX_Request>
     /// This worker's share of the gateway's counters.
     let counters: WorkerCounters
+    /// This worker's request metrics; only its thread records through it.
+    let recorder: RequestRecorder
     private let phase = Mutex<Phase>(.accepting)
     private let threadId = Mutex<pthread_t?>(nil)
 
-    init(listening descriptor: Int32, counters: WorkerCounters) {
+    init(listening descriptor: Int32, counters: WorkerCounters, recorder: RequestRecorder) {
         self.counters = counters
+        self.recorder = recorder
         request = .allocate(capacity: 1)
         FCGX_InitRequest(request, descriptor, FCGI_FAIL_ACCEPT_ON_INTR)
     }

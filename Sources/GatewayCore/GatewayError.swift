@@ -3,7 +3,7 @@
 /// Handlers throw these; the error-rendering middleware turns them into responses. Any other error reaching
 /// that middleware becomes a 500 `internal_error` and is logged.
 public struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible {
-    private enum Code: String, Sendable {
+    private enum Code: String, Sendable, CaseIterable {
         case notFound = "not_found"
         case methodNotAllowed = "method_not_allowed"
         case bodyTooLarge = "body_too_large"
@@ -27,6 +27,9 @@ public struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     private let code: Code
+
+    /// Every code name of API.md's error table, for metrics that list them all from the start.
+    static var allCodeNames: [String] { Code.allCases.map(\.rawValue) }
     /// The HTTP status this error is answered with.
     public let status: Int
     /// A sentence for the client; never contains secrets or receipt data.

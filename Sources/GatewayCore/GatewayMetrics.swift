@@ -6,13 +6,14 @@ import Synchronization
 /// Prometheus registry the `metrics` route renders. Lives as long as the process, across reloads.
 ///
 /// Modules make their own metrics with `factory:` (``factory``), never through the global `MetricsSystem`,
-/// so each gateway (and each test) has its own numbers.
+/// so each gateway (and each test) has its own numbers. Requests are recorded through a ``RequestRecorder``
+/// per thread, so serving a request takes no lock another worker holds.
 public final class GatewayMetrics: Sendable {
     /// Pass as `factory:` to swift-metrics' `Counter`, `Timer`, `Gauge` and `Recorder`.
     public let factory: any MetricsFactory
     let registry: PrometheusCollectorRegistry
-    private let routes = Mutex<[String: RouteMetrics]>([:])
-    private let errors = Mutex<[String: CoreMetrics.Counter]>([:])
+    /// One counter per API.md error code, made up front so the hot path only reads the dictionary.
+    private let errors: [String: CoreMetrics.Counter]
     private let saturations: CoreMetrics.Counter
 
     /// Request latency buckets (seconds): from a cached catalog answer to a slow App Store verification.
@@ -25,46 +26,23 @@ public final class GatewayMetrics: Sendable {
         factory.defaultDurationHistogramBuckets = Self.requestBuckets
         self.factory = factory
         saturations = CoreMetrics.Counter(label: "storegate_saturation_events_total", factory: factory)
+        errors = Dictionary(
+            uniqueKeysWithValues: GatewayError.allCodeNames.map { code in
+                (
+                    code,
+                    CoreMetrics.Counter(label: "storegate_errors_total", dimensions: [("code", code)], factory: factory)
+                )
+            })
     }
 
-    /// Counts an answered request on `route` (a mount path, or "unrouted") and times it.
-    public func requestFinished(route: String, status: Int, duration: Duration) {
-        let (counter, timer) = routes.withLock { all in
-            var metrics =
-                all[route]
-                ?? RouteMetrics(
-                    latency: CoreMetrics.Timer(
-                        label: "storegate_request_duration_seconds", dimensions: [("route", route)], factory: factory))
-            let counter =
-                metrics.byStatus[status]
-                ?? CoreMetrics.Counter(
-                    label: "storegate_requests_total", dimensions: [("route", route), ("status", String(status))],
-                    factory: factory)
-            metrics.byStatus[status] = counter
-            all[route] = metrics
-            return (counter, metrics.latency)
-        }
-        counter.increment()
-        timer.recordNanoseconds(duration.nanoseconds)
-    }
+    /// A recorder for one thread's requests (a worker's, the watchdog's).
+    public func makeRecorder() -> RequestRecorder { RequestRecorder(factory: factory) }
 
     /// Counts an error answer by its API.md code (`ledger_unavailable`, `upstream_unavailable`, ...).
     public func errorAnswered(code: String) {
-        let counter = errors.withLock { all in
-            if let counter = all[code] { return counter }
-            let counter = CoreMetrics.Counter(
-                label: "storegate_errors_total", dimensions: [("code", code)], factory: factory)
-            all[code] = counter
-            return counter
-        }
-        counter.increment()
+        errors[code]?.increment()
     }
 
     /// Counts one time every worker was found busy, after a time some were not (PHP-FPM's max_children).
     public func workersSaturated() { saturations.increment() }
-
-    private struct RouteMetrics {
-        let latency: CoreMetrics.Timer
-        var byStatus: [Int: CoreMetrics.Counter] = [:]
-    }
 }

@@ -29,15 +29,25 @@ public struct LineLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var fields = metadata
-        if let provided = metadataProvider?.get() { fields.merge(provided) { _, new in new } }
+        if let provided = metadataProvider?.get(), !provided.isEmpty { fields.merge(provided) { _, new in new } }
         if let extra = event.metadata { fields.merge(extra) { _, new in new } }
-        var line = "ts=\(Self.timestamp()) level=\(event.level) msg=\(Self.quoted(event.message.description))"
-        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-            line += " \(key)=\(Self.quoted(value.description))"
+        // Built as bytes, not by string interpolation: with request lines on this runs for every request.
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        line.append(contentsOf: "ts=".utf8)
+        Self.appendTimestamp(to: &line)
+        line.append(contentsOf: " level=".utf8)
+        line.append(contentsOf: event.level.rawValue.utf8)
+        line.append(contentsOf: " msg=".utf8)
+        Self.appendQuoted(event.message.description, to: &line)
+        for key in fields.keys.sorted() {
+            line.append(0x20)
+            Self.appendQuoted(key, to: &line)
+            line.append(0x3D)
+            Self.appendQuoted(fields[key]!.description, to: &line)
         }
-        line += "\n"
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { raw in
+        line.append(0x0A)
+        line.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let written = write(2, raw.baseAddress! + offset, raw.count - offset)
@@ -52,44 +62,62 @@ public struct LineLogHandler: LogHandler {
         }
     }
 
-    /// The value as is when it is one plain word, else in double quotes with `"`, `\` and control
+    /// Appends the value as is when it is one plain word, else in double quotes with `"`, `\` and control
     /// characters escaped, so a value can never start a new line or a new field.
-    static func quoted(_ value: String) -> String {
+    static func appendQuoted(_ value: String, to line: inout [UInt8]) {
+        let bytes = value.utf8
         let plain =
-            !value.isEmpty
-            && value.unicodeScalars.allSatisfy {
-                $0.value > 0x20 && $0 != "\"" && $0 != "=" && $0 != "\\" && $0.value != 0x7F
-            }
-        guard !plain else { return value }
-        var escaped = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                escaped += String(format: "\\u%04x", scalar.value)
-            default: escaped.unicodeScalars.append(scalar)
+            !bytes.isEmpty && bytes.allSatisfy { $0 > 0x20 && $0 != 0x22 && $0 != 0x3D && $0 != 0x5C && $0 != 0x7F }
+        guard !plain else {
+            line.append(contentsOf: bytes)
+            return
+        }
+        line.append(0x22)
+        for byte in bytes {
+            switch byte {
+            case 0x22, 0x5C: line.append(contentsOf: [0x5C, byte])
+            case 0x0A: line.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: line.append(contentsOf: [0x5C, 0x72])
+            case 0x09: line.append(contentsOf: [0x5C, 0x74])
+            case 0..<0x20, 0x7F:
+                line.append(contentsOf: "\\u00".utf8)
+                line.append(contentsOf: [hexDigit(byte >> 4), hexDigit(byte & 0xF)])
+            default: line.append(byte)
             }
         }
-        return escaped + "\""
+        line.append(0x22)
     }
 
-    /// UTC with milliseconds, formatted by hand: this runs once per request.
-    static func timestamp() -> String {
+    private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x61 + value - 10 }
+
+    /// UTC with milliseconds (`2026-11-22T21:40:00.123Z`).
+    static func appendTimestamp(to line: inout [UInt8]) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var parts = tm()
         var seconds = now.tv_sec
         gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        func digits(_ value: Int32, _ count: Int) {
+            var divisor: Int32 = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                line.append(0x30 + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
         }
-        let millis = Int32(now.tv_nsec / 1_000_000)
-        return "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(millis, 3))Z"
+        digits(parts.tm_year + 1900, 4)
+        line.append(0x2D)
+        digits(parts.tm_mon + 1, 2)
+        line.append(0x2D)
+        digits(parts.tm_mday, 2)
+        line.append(0x54)
+        digits(parts.tm_hour, 2)
+        line.append(0x3A)
+        digits(parts.tm_min, 2)
+        line.append(0x3A)
+        digits(parts.tm_sec, 2)
+        line.append(0x2E)
+        digits(Int32(now.tv_nsec / 1_000_000), 3)
+        line.append(0x5A)
     }
 }

@@ -66,6 +66,9 @@ extension EndToEnd {
             let receipt = try Download.buyer(gateway)
             let answer = try gateway.verify(receipt)
             let id = try #require(answer.header("X-Request-Id"))
+            // The line is written once the answer is out, so it may land just after the client has it.
+            #expect(
+                ManagedProcess.poll(for: .seconds(5)) { gateway.deployment.gateway.log.contains("request-id=\(id)") })
             let lines = gateway.deployment.gateway.log.split(separator: "\n").filter { $0.contains("request-id=\(id)") }
             let line = try #require(lines.first { $0.contains("msg=request ") }, "\(lines)")
             for field in [
@@ -89,6 +92,10 @@ extension EndToEnd {
             let slow = try gateway.receipt(transactions: AppleTrouble.issue, extra: ["steps": [["delay_ms": 500]]])
             let quickId = try #require(try gateway.verify(quick).header("X-Request-Id"))
             let slowId = try #require(try gateway.verify(slow).header("X-Request-Id"))
+            #expect(
+                ManagedProcess.poll(for: .seconds(5)) {
+                    gateway.deployment.gateway.log.contains("request-id=\(slowId)")
+                })
             let log = gateway.deployment.gateway.log
             #expect(!log.contains("request-id=\(quickId)"), "\(log)")
             #expect(log.contains("level=warning msg=\"slow request\""), "\(log)")

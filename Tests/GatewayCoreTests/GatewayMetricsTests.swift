@@ -5,9 +5,11 @@ import Testing
 @Suite struct GatewayMetricsTests {
     @Test func requestsAreCountedAndTimedPerRouteAndStatus() {
         let metrics = GatewayMetrics()
-        metrics.requestFinished(route: "/v1/catalog", status: 200, duration: .microseconds(700))
-        metrics.requestFinished(route: "/v1/catalog", status: 200, duration: .milliseconds(30))
-        metrics.requestFinished(route: "/v1/catalog", status: 304, duration: .microseconds(300))
+        let recorder = metrics.makeRecorder()
+        recorder.record(route: "/v1/catalog", status: 200, duration: .microseconds(700))
+        recorder.record(route: "/v1/catalog", status: 304, duration: .microseconds(300))
+        // Another thread's recorder adds to the same series.
+        metrics.makeRecorder().record(route: "/v1/catalog", status: 200, duration: .milliseconds(30))
         metrics.errorAnswered(code: "timeout")
         metrics.workersSaturated()
         let text = String(decoding: metrics.exposition(stats: GatewayStats()), as: UTF8.self)
@@ -21,6 +23,7 @@ import Testing
             #"storegate_errors_total{code="timeout"} 1"#,
             "storegate_saturation_events_total 1",
             "storegate_workers 0.0",
+            #"storegate_errors_total{code="ledger_unavailable"} 0"#,
         ] {
             #expect(text.contains(line + "\n"), "\(line) missing from\n\(text)")
         }

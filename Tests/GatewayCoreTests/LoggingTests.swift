@@ -16,12 +16,17 @@ import Testing
         ("bell\u{07}", #""bell\u0007""#),
     ])
     func valuesNeverStartANewFieldOrLine(_ value: String, _ rendered: String) {
-        #expect(LineLogHandler.quoted(value) == rendered)
+        var line: [UInt8] = []
+        LineLogHandler.appendQuoted(value, to: &line)
+        #expect(String(decoding: line, as: UTF8.self) == rendered)
     }
 
     @Test func timestampsAreUTCWithMilliseconds() {
-        let stamp = LineLogHandler.timestamp()
+        var line: [UInt8] = []
+        LineLogHandler.appendTimestamp(to: &line)
+        let stamp = String(decoding: line, as: UTF8.self)
         #expect(stamp.count == 24, "\(stamp)")
+        #expect(stamp.hasPrefix("20"))
         #expect(stamp.hasSuffix("Z") && stamp.dropFirst(10).hasPrefix("T"))
     }
 

@@ -1,0 +1,44 @@
+import CoreMetrics
+
+/// Counts and times the requests one thread answers: `storegate_requests_total{route, status}` and
+/// `storegate_request_duration_seconds{route}`.
+///
+/// Keeps the metric handles it has used, so after the first request of a route and status it touches only
+/// the shared Prometheus series themselves (an atomic add, a histogram update). Not thread-safe by design:
+/// each worker thread owns one (``GatewayMetrics/makeRecorder()``); the factory gives every recorder the same
+/// underlying series.
+public final class RequestRecorder: @unchecked Sendable {
+    private let factory: any MetricsFactory
+    private var routes: [String: Route] = [:]
+
+    init(factory: any MetricsFactory) {
+        self.factory = factory
+    }
+
+    /// Records an answered request on `route` (a mount path, or "unrouted").
+    public func record(route path: String, status: Int, duration: Duration) {
+        let route =
+            routes[path]
+            ?? Route(
+                latency: Timer(
+                    label: "storegate_request_duration_seconds", dimensions: [("route", path)], factory: factory))
+        let counter =
+            route.byStatus[status]
+            ?? Counter(
+                label: "storegate_requests_total", dimensions: [("route", path), ("status", String(status))],
+                factory: factory)
+        if route.byStatus[status] == nil {
+            route.byStatus[status] = counter
+            routes[path] = route
+        }
+        counter.increment()
+        route.latency.recordNanoseconds(duration.nanoseconds)
+    }
+
+    private final class Route {
+        let latency: Timer
+        var byStatus: [Int: Counter] = [:]
+
+        init(latency: Timer) { self.latency = latency }
+    }
+}
