@@ -94,8 +94,10 @@ public struct StoreGateCLI: Sendable {
         do {
             // No nginx in front follows X-Accel-Redirect here: a CGI gateway streams downloads itself.
             let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
-            CGIRunner.serve(
-                with: try load(configFile, runtime: runtime, overrides: ["STOREGATE_CONTENT_DELIVERY": "stream"]))
+            let application = try load(
+                configFile, runtime: runtime, overrides: ["STOREGATE_CONTENT_DELIVERY": "stream"])
+            logControl.level = application.log.level
+            CGIRunner.serve(with: application)
         } catch {
             for problem in error.problems { logger.error("config problem: \(problem)") }
             CGIRunner.write(ErrorRenderingMiddleware.response(for: .internalError), method: CGIRunner.requestMethod)
