@@ -2,15 +2,15 @@ import Logging
 
 extension VerifiedReceipt {
     /// For the request's log line: the environment, the products the receipt entitles (at most five named,
-    /// then a count) and how many transactions it holds. Never the receipt or a transaction's own data.
+    /// then a count; none when it entitles nothing) and how many transactions it holds. Never the receipt or a transaction's own data.
     public var logMetadata: Logger.Metadata {
         var products: [String] = []
         for entitlement in entitlements where !products.contains(entitlement.productId) {
             products.append(entitlement.productId)
         }
         let named = products.prefix(5).joined(separator: ",") + (products.count > 5 ? ",+\(products.count - 5)" : "")
-        return [
-            "environment": "\(environment)", "product": "\(named)", "transactions": "\(transactions.count)",
-        ]
+        var metadata: Logger.Metadata = ["environment": "\(environment)", "transactions": "\(transactions.count)"]
+        if !products.isEmpty { metadata["product"] = "\(named)" }
+        return metadata
     }
 }
