@@ -2,7 +2,8 @@ import Logging
 
 extension VerifiedReceipt {
     /// For the request's log line: the environment, the products the receipt entitles (at most five named,
-    /// then a count; none when it entitles nothing) and how many transactions it holds. Never the receipt or a transaction's own data.
+    /// then a count; no field when it entitles nothing) and how many transactions it holds. Never the
+    /// receipt or a transaction's own data.
     public var logMetadata: Logger.Metadata {
         var products: [String] = []
         for entitlement in entitlements where !products.contains(entitlement.productId) {
