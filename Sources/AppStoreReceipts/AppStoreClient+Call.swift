@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import CoreMetrics
 import Foundation
 import NIOCore
 
@@ -10,18 +9,13 @@ extension AppStoreClient {
     > {
         let turn = gate.withTurn(before: deadline - .milliseconds(50)) {
             let started = ContinuousClock.now
-            defer {
-                Timer(
-                    label: "storegate_apple_call_duration_seconds", dimensions: [("host", endpoint.rawValue)],
-                    factory: metricsFactory
-                ).recordNanoseconds(started.duration(to: .now).nanoseconds)
-            }
+            defer { callMetrics.time(endpoint, since: started) }
             return post(to: endpoint, body: body, deadline: deadline)
         }
         return turn
             ?? .failure(
                 CallFailure(
-                    "more than apple.max_concurrent_calls calls to the App Store in flight", outcome: "over_capacity"))
+                    "more than apple.max_concurrent_calls calls to the App Store in flight", outcome: .overCapacity))
     }
 
     private func post(to endpoint: Endpoint, body: [UInt8], deadline: ContinuousClock.Instant) -> Result<
@@ -30,7 +24,7 @@ extension AppStoreClient {
         let remaining = ContinuousClock.now.duration(to: deadline)
         let limit = min(settings.callTimeout, remaining)
         guard limit > .milliseconds(50) else {
-            return .failure(CallFailure("no time left before the deadline", outcome: "timeout"))
+            return .failure(CallFailure("no time left before the deadline", outcome: .timeout))
         }
         let url = endpoint == .production ? settings.productionURL : settings.sandboxURL
         do {
@@ -42,50 +36,30 @@ extension AppStoreClient {
             let response = try task.futureResult.wait()
             guard response.status.code == 200 else {
                 return .failure(
-                    CallFailure("HTTP \(response.status.code) from \(endpoint.rawValue)", outcome: "http_error"))
+                    CallFailure("HTTP \(response.status.code) from \(endpoint.rawValue)", outcome: .httpError))
             }
             let bytes = response.body.map { Array($0.readableBytesView) } ?? []
             do {
                 return .success(try VerifyReceiptResponse(json: bytes))
             } catch {
                 return .failure(
-                    CallFailure("an unreadable answer (\(error)) from \(endpoint.rawValue)", outcome: "unreadable"))
+                    CallFailure("an unreadable answer (\(error)) from \(endpoint.rawValue)", outcome: .unreadable))
             }
         } catch {
-            let outcome =
+            let outcome: AppleCallMetrics.Outcome =
                 switch error {
-                case let error as HTTPClientError where [.deadlineExceeded, .readTimeout].contains(error): "timeout"
-                case is ResponseAccumulator.ResponseTooBigError: "too_large"
-                default: "connection_error"
+                case let error as HTTPClientError where [.deadlineExceeded, .readTimeout].contains(error): .timeout
+                case is ResponseAccumulator.ResponseTooBigError: .tooLarge
+                default: .connectionError
                 }
             return .failure(CallFailure("\(error) calling \(endpoint.rawValue)", outcome: outcome))
         }
     }
 
-    /// Counts one call's outcome: Apple's verdict class, or why there was none.
-    func count(_ endpoint: Endpoint, outcome: String) {
-        Counter(
-            label: "storegate_apple_calls_total", dimensions: [("host", endpoint.rawValue), ("outcome", outcome)],
-            factory: metricsFactory
-        ).increment()
-    }
-
-    static func outcome(of action: ReceiptStatusPolicy.Action) -> String {
-        switch action {
-        case .accept: "verdict"
-        case .reject: "rejected"
-        case .switchToSandbox, .switchToProduction: "wrong_host"
-        case .retryOnce: "malformed"
-        case .misconfigured: "misconfigured"
-        case .retryWithBackoff: "apple_trouble"
-        }
-    }
-
     struct CallFailure: Error {
         let reason: String
-        /// The `outcome` label of `storegate_apple_calls_total`.
-        let outcome: String
-        init(_ reason: String, outcome: String) {
+        let outcome: AppleCallMetrics.Outcome
+        init(_ reason: String, outcome: AppleCallMetrics.Outcome) {
             self.reason = reason
             self.outcome = outcome
         }

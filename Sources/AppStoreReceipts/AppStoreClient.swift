@@ -21,14 +21,14 @@ public final class AppStoreClient: Sendable {
     let http: HTTPClient
     private let lastFailure = Mutex<String?>(nil)
     let gate: AppleCallGate
-    let metricsFactory: any MetricsFactory
+    let callMetrics: AppleCallMetrics
     /// Apple's answers are a few KiB; this bounds what a lying upstream can make the gateway hold.
     static let maxAnswerBytes = 8 << 20
 
     /// A client for `settings` that records its calls through `metricsFactory`.
     public init(settings: AppStoreSettings, metricsFactory: any MetricsFactory) {
         self.settings = settings
-        self.metricsFactory = metricsFactory
+        callMetrics = AppleCallMetrics(factory: metricsFactory)
         gate = AppleCallGate(limit: settings.maxConcurrentCalls, factory: metricsFactory)
         var pool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60),
@@ -72,11 +72,11 @@ public final class AppStoreClient: Sendable {
             let trouble: String
             switch call(endpoint, body: body, deadline: deadline) {
             case .failure(let failure):
-                count(endpoint, outcome: failure.outcome)
+                callMetrics.count(endpoint, failure.outcome)
                 trouble = failure.reason
             case .success(let response):
                 let action = ReceiptStatusPolicy.action(status: response.status, isRetryable: response.isRetryable)
-                count(endpoint, outcome: Self.outcome(of: action))
+                callMetrics.count(endpoint, .init(action))
                 switch action {
                 case .accept:
                     return (response, endpoint)

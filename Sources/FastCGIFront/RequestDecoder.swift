@@ -81,7 +81,7 @@ enum RequestDecoder {
         guard head.headersTooLarge else { return body(declaredLength: head.contentLength, limit: limit, read: read) }
         // Read off (and drop) the body so the connection stays in step, then refuse the request.
         _ = body(declaredLength: head.contentLength, limit: 0, read: read)
-        return .malformed("The request headers are larger than 64 KiB.")
+        return .malformed("The request headers are larger than \(maximumHeaderBytes / 1024) KiB.")
     }
 
     static func body(declaredLength text: String?, limit: Int, read: (UnsafeMutableRawBufferPointer) -> Int)

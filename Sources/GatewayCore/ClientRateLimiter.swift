@@ -2,8 +2,9 @@ import Synchronization
 
 /// Token buckets per client address: each client may make `burst` requests at once and `perSecond` a second
 /// on average. Memory stays bounded: past `maxClients` tracked addresses, clients whose bucket has refilled
-/// are forgotten (they would start full anyway), and if that is not enough, the fuller half of the rest, so
-/// the clients being limited are the last to be forgiven.
+/// are forgotten (they would start full anyway), and if more than half remain, the fullest of them until half
+/// do, so the clients being limited are the last to be forgiven. Each clean-up leaves room for at least
+/// `maxClients / 2` new clients, so its cost is spread over that many requests.
 public final class ClientRateLimiter: Sendable {
     public let perSecond: Double
     public let burst: Double
@@ -40,10 +41,13 @@ public final class ClientRateLimiter: Sendable {
         }
     }
 
+    /// Client addresses with a bucket in memory.
+    var trackedClients: Int { buckets.withLock { $0.count } }
+
     private func forgetRefilled(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant) {
         let tokens = buckets.mapValues { min(burst, $0.tokens + perSecond * Self.seconds(now - $0.updated)) }
         buckets = buckets.filter { tokens[$0.key, default: burst] < burst }
-        guard buckets.count > maxClients else { return }
+        guard buckets.count > maxClients / 2 else { return }
         let emptiest = Set(
             buckets.keys.sorted { tokens[$0, default: 0] < tokens[$1, default: 0] }.prefix(maxClients / 2))
         buckets = buckets.filter { emptiest.contains($0.key) }

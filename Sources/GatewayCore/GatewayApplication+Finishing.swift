@@ -5,7 +5,8 @@ extension GatewayApplication {
     public var metrics: GatewayMetrics { runtime.metrics }
 
     /// Counts, times and logs a request once its answer has been sent (or given up on): the metrics of
-    /// its route (through the calling thread's `recorder`), and its log line when `log.requests` is on or it took longer than `log.slow_request_ms`.
+    /// its route (through the calling thread's `recorder`), and its log line when `log.requests` is on or it
+    /// took longer than `log.slow_request_ms`.
     public func finished(
         _ request: GatewayRequest,
         context: RequestContext,

@@ -7,14 +7,15 @@ public final class LogControl: Sendable {
     private let rawLevel: Atomic<Int>
 
     public init(level: Logger.Level = .info) {
-        rawLevel = Atomic(Self.levels.firstIndex(of: level) ?? 2)
+        rawLevel = Atomic(Self.levels.firstIndex(of: level)!)
     }
 
     /// The least severe level printed.
     public var level: Logger.Level {
         get { Self.levels[rawLevel.load(ordering: .relaxed)] }
-        set { rawLevel.store(Self.levels.firstIndex(of: newValue) ?? 2, ordering: .relaxed) }
+        set { rawLevel.store(Self.levels.firstIndex(of: newValue)!, ordering: .relaxed) }
     }
 
+    /// Every level, so one is stored as its index (`allCases` holds them all).
     private static let levels = Logger.Level.allCases
 }

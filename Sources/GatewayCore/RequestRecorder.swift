@@ -17,22 +17,26 @@ public final class RequestRecorder: @unchecked Sendable {
 
     /// Records an answered request on `route` (a mount path, or "unrouted").
     public func record(route path: String, status: Int, duration: Duration) {
-        let route =
-            routes[path]
-            ?? Route(
-                latency: Timer(
-                    label: "storegate_request_duration_seconds", dimensions: [("route", path)], factory: factory))
-        let counter =
-            route.byStatus[status]
-            ?? Counter(
-                label: "storegate_requests_total", dimensions: [("route", path), ("status", String(status))],
-                factory: factory)
-        if route.byStatus[status] == nil {
-            route.byStatus[status] = counter
-            routes[path] = route
-        }
+        let route = routes[path] ?? makeRoute(path)
+        let counter = route.byStatus[status] ?? makeCounter(route, path, status)
         counter.increment()
         route.latency.recordNanoseconds(duration.nanoseconds)
+    }
+
+    private func makeRoute(_ path: String) -> Route {
+        let route = Route(
+            latency: Timer(label: "storegate_request_duration_seconds", dimensions: [("route", path)], factory: factory)
+        )
+        routes[path] = route
+        return route
+    }
+
+    private func makeCounter(_ route: Route, _ path: String, _ status: Int) -> Counter {
+        let counter = Counter(
+            label: "storegate_requests_total", dimensions: [("route", path), ("status", String(status))],
+            factory: factory)
+        route.byStatus[status] = counter
+        return counter
     }
 
     private final class Route {
