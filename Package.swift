@@ -1,12 +1,22 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-/// Handler modules compiled into `storegate`. Each one is a folder `Plugins/<Name>/` whose main type is
-/// named `<Name>`; the registry of compiled-in handlers is generated from this list by HandlerRegistryPlugin.
-let handlerModules = [
-    "CatalogHandler", "DownloadHandler", "MetricsHandler", "NotificationsHandler", "RestoreSyncHandler",
-    "StatusHandler", "VerifyHandler",
+/// Handler modules compiled into `storegate`, with the modules each one imports. Each one is a folder
+/// `Plugins/<Name>/` whose main type is named `<Name>`; the registry of compiled-in handlers is generated
+/// from this list by HandlerRegistryPlugin.
+let handlers: [(name: String, dependencies: [Target.Dependency])] = [
+    ("CatalogHandler", ["GatewayCore", "ProductCatalog"]),
+    (
+        "DownloadHandler",
+        ["GatewayCore", "ProductCatalog", "PurchaseVerification", .product(name: "CoreMetrics", package: "swift-metrics")]
+    ),
+    ("MetricsHandler", ["GatewayCore"]),
+    ("NotificationsHandler", ["GatewayCore", "PurchaseVerification"]),
+    ("RestoreSyncHandler", ["GatewayCore", "PurchaseVerification"]),
+    ("StatusHandler", ["GatewayCore", "PurchaseVerification"]),
+    ("VerifyHandler", ["GatewayCore", "PurchaseVerification"]),
 ]
+let handlerModules = handlers.map(\.name)
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -21,6 +31,7 @@ let package = Package(
         .library(name: "GatewayCore", targets: ["GatewayCore"]),
         .library(name: "FastCGIFront", targets: ["FastCGIFront"]),
         .library(name: "ProductCatalog", targets: ["ProductCatalog"]),
+        .library(name: "PurchaseVerification", targets: ["PurchaseVerification"]),
         .library(name: "AppStoreReceipts", targets: ["AppStoreReceipts"]),
         .library(name: "PurchaseLedger", targets: ["PurchaseLedger"]),
         .library(name: "AppStoreSignedData", targets: ["AppStoreSignedData"]),
@@ -65,10 +76,19 @@ let package = Package(
             dependencies: ["GatewayCore", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
+        // The store-neutral seam: credentials, backends, the verification service, content routes.
+        .target(
+            name: "PurchaseVerification",
+            dependencies: [
+                "GatewayCore", "ProductCatalog", "PurchaseLedger", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "AppStoreReceipts",
             dependencies: [
-                "GatewayCore", "ProductCatalog", "PurchaseLedger", "AppStoreSignedData",
+                "GatewayCore", "PurchaseVerification", "AppStoreSignedData",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -105,7 +125,8 @@ let package = Package(
         ),
         .target(
             name: "StoreGateApp",
-            dependencies: ["GatewayCore", "FastCGIFront", "PurchaseLedger"] + handlerModules.map { .target(name: $0) },
+            dependencies: ["GatewayCore", "FastCGIFront", "PurchaseLedger", "PurchaseVerification", "AppStoreReceipts"]
+                + handlerModules.map { .target(name: $0) },
             swiftSettings: strict,
             plugins: ["HandlerRegistryPlugin"]
         ),
@@ -116,7 +137,9 @@ let package = Package(
         // Test-only gateway: the real application plus handlers that exist to exercise the front.
         .target(
             name: "TestbedHandlers",
-            dependencies: ["GatewayCore", "AppStoreReceipts", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "GatewayCore", "PurchaseVerification", "AppStoreReceipts", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Tests/Support/TestbedHandlers",
             swiftSettings: strict
         ),
@@ -130,6 +153,10 @@ let package = Package(
         .testTarget(name: "FastCGIFrontTests", dependencies: ["FastCGIFront"], swiftSettings: strict),
         .testTarget(name: "ProductCatalogTests", dependencies: ["ProductCatalog"], swiftSettings: strict),
         .testTarget(name: "PurchaseLedgerTests", dependencies: ["PurchaseLedger"], swiftSettings: strict),
+        .testTarget(
+            name: "PurchaseVerificationTests", dependencies: ["PurchaseVerification", "ProductCatalog", "PurchaseLedger"],
+            swiftSettings: strict
+        ),
         // Apple's signed-data vectors and JWS minted from the test chain, for unit and end-to-end tests.
         .target(
             name: "SignedTestData",
@@ -147,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreReceiptsTests",
-            dependencies: ["AppStoreReceipts", "AppStoreSim", "TestbedHandlers"],
+            dependencies: ["AppStoreReceipts", "AppStoreSim", "PurchaseVerification"],
             exclude: ["Vectors"],
             swiftSettings: strict
         ),
@@ -159,22 +186,16 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "storegate", "storegate-testbed", "storegate-appstore-sim", "PurchaseLedger", "AppStoreReceipts",
+                "storegate", "storegate-testbed", "storegate-appstore-sim", "PurchaseLedger", "PurchaseVerification",
                 "SignedTestData",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
     ]
-        + handlerModules.map { name in
+        + handlers.map { handler in
             .target(
-                name: name,
-                dependencies: [
-                    "GatewayCore", "ProductCatalog", "AppStoreReceipts", "PurchaseLedger",
-                    .product(name: "CoreMetrics", package: "swift-metrics"),
-                ],
-                path: "Plugins/\(name)",
-                swiftSettings: strict
-            )
+                name: handler.name, dependencies: handler.dependencies, path: "Plugins/\(handler.name)",
+                swiftSettings: strict)
         }
 )

@@ -1,13 +1,12 @@
-import AppStoreReceipts
 import CoreMetrics
 import Foundation
 import GatewayCore
 import ProductCatalog
-import PurchaseLedger
+import PurchaseVerification
 
-/// `GET|POST /v1/download/{product_id}`: a purchased product's file, behind the receipt-verification
-/// middleware. Only the catalog maps ids to files. Each grant is recorded in the ledger before any byte goes
-/// out; nginx then sends the file (`delivery: x-accel`), or the gateway streams it itself (`stream`).
+/// `GET|POST /v1/download/{product_id}`: a purchased product's file, mounted behind verification
+/// (``ContentRoute``). Only the catalog maps ids to files. Each grant is recorded before any byte goes out;
+/// nginx then sends the file (`delivery: x-accel`), or the gateway streams it itself (`stream`).
 public struct DownloadHandler: ContentHandler {
     public static let name = "download"
 
@@ -19,7 +18,6 @@ public struct DownloadHandler: ContentHandler {
     private let routePath: String
     private let catalog: Catalog
     private let contentRoot: ContentRoot
-    private let ledger: any PurchaseLedger
     private let delivery: DeliveryMode
     private let xAccelLocation: String
     private let granted: Counter
@@ -32,7 +30,6 @@ public struct DownloadHandler: ContentHandler {
         routePath = settings.routePath
         catalog = try settings.catalog()
         contentRoot = ContentRoot(path: catalog.contentRoot)
-        ledger = try settings.ledger()
         let content = settings.config.scoped("content")
         let mode = content.string("delivery", default: DeliveryMode.xAccel.rawValue)
         delivery = DeliveryMode(rawValue: mode) ?? .xAccel
@@ -113,22 +110,9 @@ public struct DownloadHandler: ContentHandler {
         }
     }
 
-    /// Records the grant; without a record there is no download (503, retryable).
+    /// Records the grant; without a record there is no download.
     private func record(_ entitlement: VerifiedEntitlement, content: Product.Content, context: RequestContext) throws {
-        do throws(LedgerError) {
-            try ledger.recordDelivery(
-                Delivery(
-                    environment: entitlement.environment,
-                    productId: entitlement.productId,
-                    originalTransactionId: entitlement.originalTransactionId,
-                    contentSHA256: content.sha256,
-                    requestId: context.requestId
-                )
-            )
-        } catch {
-            context.logger.error("the ledger could not record a download", metadata: ["reason": "\(error.reason)"])
-            throw GatewayError.ledgerUnavailable(retryAfterSeconds: 2)
-        }
+        try entitlement.recordDelivery(contentSHA256: content.sha256, context: context)
         granted.increment()
     }
 

@@ -1,29 +1,25 @@
-import AppStoreReceipts
-import Foundation
 import GatewayCore
+import PurchaseVerification
 
-/// `POST /v1/notifications/apple`: App Store Server Notifications V2. Apple posts `{"signedPayload": "<JWS>"}`;
-/// the answer is 200 only once the notification and its transaction are committed to the ledger (a repeat
-/// of a `notificationUUID` is 200 and changes nothing), so anything else makes Apple deliver it again later.
+/// `POST /v1/notifications/apple`: a store's server notifications (App Store Server Notifications V2, whose
+/// body is `{"signedPayload": "<JWS>"}`). The answer is 200 only once the notification and its transaction
+/// are committed to the ledger (a repeat of a notification's UUID is 200 and changes nothing), so anything
+/// else makes the store deliver it again later.
 public struct NotificationsHandler: GatewayHandler {
     public static let name = "notifications"
     public static var methods: [HTTPMethod] { [.post] }
 
-    private let verifier: AppStoreVerifier
+    private let service: VerificationService
 
     public init(settings: HandlerSettings) throws {
-        verifier = try settings.appStoreVerifier()
+        service = try settings.verificationService()
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        guard case .complete(let body) = request.body,
-            let notification = try? JSONDecoder().decode(Body.self, from: Data(body))
-        else { throw GatewayError.badRequest("The body must be {\"signedPayload\": \"<JWS>\"}.") }
-        let outcome = try verifier.record(notification: notification.signedPayload, context: context)
+        guard case .complete(let body) = request.body else {
+            throw GatewayError.badRequest("The request body could not be read.")
+        }
+        let outcome = try service.record(notification: body, context: context)
         return .json(Array(try JSONCoding.encoder.encode(["status": outcome.rawValue])))
-    }
-
-    private struct Body: Decodable {
-        let signedPayload: String
     }
 }

@@ -1,5 +1,5 @@
-import AppStoreReceipts
 import GatewayCore
+import PurchaseVerification
 
 /// `POST /v1/restore-sync`: after a restore on a device the app re-sends its receipt; every transaction is
 /// recorded idempotently in one ledger transaction, and the answer says how many purchases were new.
@@ -7,30 +7,27 @@ public struct RestoreSyncHandler: GatewayHandler {
     public static let name = "restore-sync"
     public static var methods: [HTTPMethod] { [.post] }
 
-    private let verifier: AppStoreVerifier
+    private let service: VerificationService
 
     public init(settings: HandlerSettings) throws {
-        verifier = try settings.appStoreVerifier()
+        service = try settings.verificationService()
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        let verified = try verifier.verify(request, source: .restoreSync, context: context)
+        let verified = try service.verify(request, source: .restoreSync, context: context)
         let answer = Answer(
             environment: verified.environment,
             recorded: verified.recorded.recorded,
             known: verified.recorded.known,
-            entitlements: verifier.entitlementsJSON(for: verified)
+            entitlements: verified.entitlementsJSON
         )
-        var response = GatewayResponse.json(
-            Array(try JSONCoding.encoder.encode(answer)), headers: [("Cache-Control", "no-store")])
-        response.logMetadata = verified.logMetadata
-        return response
+        return try .verification(answer, of: verified)
     }
 
     private struct Answer: Encodable {
         let environment: String
         let recorded: Int
         let known: Int
-        let entitlements: [VerifiedReceipt.EntitlementJSON]
+        let entitlements: [VerifiedPurchases.EntitlementJSON]
     }
 }

@@ -1,14 +1,13 @@
-import AppStoreReceipts
 import Foundation
 import GatewayCore
-import PurchaseLedger
+import PurchaseVerification
 
 /// `GET /v1/status`: what the process is doing, for operators (restrict it to local addresses in nginx).
 public struct StatusHandler: GatewayHandler {
     public static let name = "status"
 
     private let stats: GatewayStats
-    /// Read at request time: the ledger and the App Store client belong to other routes of this load.
+    /// Read at request time: the verification service (and its ledger) belongs to other routes of this load.
     private let settings: HandlerSettings
 
     public init(settings: HandlerSettings) throws {
@@ -18,6 +17,7 @@ public struct StatusHandler: GatewayHandler {
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
         let byStatus = stats.requestsByStatus
+        let service = settings.builtVerificationService
         let report = Report(
             version: StoreGateVersion.current,
             uptime_s: Int(stats.startedAt.duration(to: .now).components.seconds),
@@ -26,21 +26,10 @@ public struct StatusHandler: GatewayHandler {
                 total: byStatus.values.reduce(0, +),
                 by_status: Dictionary(uniqueKeysWithValues: byStatus.map { (String($0.key), $0.value) })
             ),
-            ledger: ledgerHealth,
-            upstream: .init(last_error: settings.builtAppStoreVerifier?.client.lastError)
+            ledger: service.map { $0.ledgerIsHealthy ? "ok" : "error" },
+            upstream: .init(last_error: service?.lastUpstreamError)
         )
         return .json(Array(try JSONCoding.encoder.encode(report)), headers: [("Cache-Control", "no-store")])
-    }
-
-    /// "ok" or "error" when a route of this load uses the ledger, else null.
-    private var ledgerHealth: String? {
-        guard let ledger = settings.openedLedger else { return nil }
-        do {
-            try ledger.checkHealth()
-            return "ok"
-        } catch {
-            return "error"
-        }
     }
 
     private struct Report: Encodable {

@@ -5,11 +5,16 @@ import Foundation
 enum AppleDate {
     /// The date `name` in `fields`: `<name>_ms` first, then `<name>` itself.
     static func read(_ name: String, in fields: JSONValue) -> Date? {
-        if let milliseconds = fields["\(name)_ms"]?.double { return Date(timeIntervalSince1970: milliseconds / 1000) }
+        if let date = milliseconds(fields["\(name)_ms"]) { return date }
         guard let plain = fields[name] else { return nil }
-        if let milliseconds = plain.double { return Date(timeIntervalSince1970: milliseconds / 1000) }
+        if let date = milliseconds(plain) { return date }
         guard let text = plain.text else { return nil }
         return parseGMT(text)
+    }
+
+    /// A date sent as milliseconds since 1970 (a number or a numeric string).
+    static func milliseconds(_ value: JSONValue?) -> Date? {
+        value?.double.map { Date(timeIntervalSince1970: $0 / 1000) }
     }
 
     /// `yyyy-MM-dd HH:mm:ss Etc/GMT` (also with `GMT` or `UTC`, or a `T` between date and time).

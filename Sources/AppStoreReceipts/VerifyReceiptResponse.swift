@@ -1,4 +1,5 @@
 import Foundation
+import PurchaseVerification
 
 /// A verifyReceipt answer, in either generation: iOS 7+ (`receipt.in_app`, `latest_receipt_info` array) or
 /// iOS 6 (`receipt` is itself a transaction with `bid`; `latest_receipt_info` and
@@ -12,7 +13,7 @@ public struct VerifyReceiptResponse: Sendable, Equatable {
     public let bundleId: String?
     /// `latest_receipt_info` ∪ `receipt.in_app` (∪ the iOS 6 fields), one per transaction id (the
     /// `latest_receipt_info` copy wins: it carries renewals and refunds), oldest purchase first.
-    public let transactions: [AppleTransaction]
+    public let transactions: [PurchaseTransaction]
 
     /// Decodes Apple's JSON body; throws when it is not a JSON object with a numeric `status`.
     public init(json: some Collection<UInt8>) throws(AppleResponseError) {
@@ -33,7 +34,7 @@ public struct VerifyReceiptResponse: Sendable, Equatable {
         candidates += receipt?["in_app"]?.list ?? []
         if let receipt, receipt["transaction_id"] != nil { candidates.append(receipt) }
         var seen = Set<String>()
-        transactions = candidates.compactMap { AppleTransaction($0) }
+        transactions = candidates.compactMap { PurchaseTransaction(receiptFields: $0) }
             .filter { seen.insert($0.transactionId).inserted }
             .sorted {
                 ($0.purchaseDate ?? .distantPast, $0.transactionId) < (

@@ -9,41 +9,32 @@ import GatewayCore
 public enum CGIRunner {
     /// Answers the request described by this process's environment with `application`.
     public static func serve(with application: GatewayApplication) {
-        let receivedAt = ContinuousClock.now
-        let head = RequestDecoder.head(from: environ)
-        let body = RequestDecoder.body(for: head, limit: application.server.maxBodyBytes) {
-            buffer in
-            var count: Int
-            repeat { count = read(0, buffer.baseAddress, buffer.count) } while count < 0 && errno == EINTR
-            return count
-        }
-        let request = GatewayRequest(
-            method: head.method,
-            path: head.path,
-            query: head.query,
-            headers: head.headers,
-            body: body,
-            remoteAddress: head.remoteAddress
-        )
-        let context = application.makeContext(for: request, receivedAt: receivedAt)
-        let response = application.respond(to: request, context: context)
-        write(response, method: request.method)
-        application.finished(
-            request, context: context, response: response, receivedAt: receivedAt,
-            recorder: application.metrics.makeRecorder())
+        let stats = GatewayStats()
+        StandardStreams().serve(
+            parameters: environ, application: application, recorder: application.metrics.makeRecorder(),
+            counters: stats.makeWorkerCounters())
     }
 
     /// Writes a response for a request that never reached an application (the config did not load).
     public static func write(_ response: GatewayResponse, method: HTTPMethod) {
-        var bytes = ResponseEncoder.head(for: response)
-        let sendsBody = ResponseEncoder.sendsBody(response, method: method)
-        if sendsBody, response.file == nil { bytes += response.body }
-        guard bytes.withUnsafeBytes(writeAll), sendsBody, let file = response.file else { return }
-        _ = file.stream(writeAll)
+        StandardStreams().send(response, method: method)
     }
 
-    /// Writes all of `bytes` to stdout; false when the web server went away.
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// The method of the request in this process's environment.
+    public static var requestMethod: HTTPMethod {
+        getenv("REQUEST_METHOD").map { HTTPMethod(rawValue: String(cString: $0)) } ?? .get
+    }
+}
+
+/// CGI's channel: the body on stdin, the answer on stdout.
+private struct StandardStreams: RequestChannel {
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var count: Int
+        repeat { count = Glibc.read(0, buffer.baseAddress, buffer.count) } while count < 0 && errno == EINTR
+        return count
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let count = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
@@ -52,10 +43,5 @@ public enum CGIRunner {
             offset += count
         }
         return true
-    }
-
-    /// The method of the request in this process's environment.
-    public static var requestMethod: HTTPMethod {
-        getenv("REQUEST_METHOD").map { HTTPMethod(rawValue: String(cString: $0)) } ?? .get
     }
 }

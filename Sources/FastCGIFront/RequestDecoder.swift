@@ -7,19 +7,23 @@ import GatewayCore
 /// Builds a ``GatewayRequest`` from CGI-style parameters: FastCGI's params, or the environment in CGI mode.
 /// Both arrive as a NULL-terminated array of `NAME=value` C strings.
 enum RequestDecoder {
-    /// What the parameters say, before the body is read.
+    /// What the parameters say, before the body is read: the request itself, and how to read its body.
     struct Head {
-        var method = HTTPMethod.get
-        /// The routing path: `PATH_INFO` when non-empty, else the path part of `REQUEST_URI`.
-        var path: String { pathInfo.isEmpty ? uriPath : pathInfo }
-        var query = ""
+        /// Everything but the body. Its path is `PATH_INFO` when non-empty, else the path of `REQUEST_URI`.
+        var request = GatewayRequest(method: .get, path: "")
         var contentLength: String?
-        var remoteAddress: String?
-        var headers: [(name: String, value: String)] = []
         /// Set when the HTTP headers passed exceed ``maximumHeaderBytes``; the request is then refused.
         var headersTooLarge = false
-        fileprivate var uriPath = ""
-        fileprivate var pathInfo = ""
+    }
+
+    /// The request `parameters` describe, with its body read through `read` (see ``body(for:limit:read:)``).
+    static func request(
+        from parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, bodyLimit: Int,
+        read: (UnsafeMutableRawBufferPointer) -> Int
+    ) -> GatewayRequest {
+        var head = head(from: parameters)
+        head.request.body = body(for: head, limit: bodyLimit, read: read)
+        return head.request
     }
 
     /// More header bytes than any client of this API sends (nginx itself stops at 32 KiB by default); a web
@@ -30,7 +34,9 @@ enum RequestDecoder {
     /// request, and web servers pass dozens.
     static func head(from parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Head {
         var head = Head()
-        head.headers.reserveCapacity(16)
+        var uriPath = ""
+        var pathInfo = ""
+        head.request.headers.reserveCapacity(16)
         var headerBytes = 0
         var cursor = parameters
         while let entry = cursor.pointee {
@@ -44,28 +50,29 @@ enum RequestDecoder {
                     head.headersTooLarge = true
                     continue
                 }
-                head.headers.append(
+                head.request.headers.append(
                     (
                         name: String(decoding: UnsafeRawBufferPointer(start: entry, count: length), as: UTF8.self),
                         value: String(cString: value)
                     ))
             } else if named("REQUEST_METHOD", entry, length) {
-                head.method = HTTPMethod(rawValue: String(cString: value))
+                head.request.method = HTTPMethod(rawValue: String(cString: value))
             } else if named("REQUEST_URI", entry, length) {
                 let end = strchr(value, Int32(UInt8(ascii: "?"))) ?? value + strlen(value)
-                head.uriPath = String(decoding: UnsafeRawBufferPointer(start: value, count: end - value), as: UTF8.self)
+                uriPath = String(decoding: UnsafeRawBufferPointer(start: value, count: end - value), as: UTF8.self)
             } else if named("PATH_INFO", entry, length) {
-                head.pathInfo = String(cString: value)
+                pathInfo = String(cString: value)
             } else if named("QUERY_STRING", entry, length) {
-                head.query = String(cString: value)
+                head.request.query = String(cString: value)
             } else if named("CONTENT_LENGTH", entry, length) {
                 head.contentLength = String(cString: value)
             } else if named("CONTENT_TYPE", entry, length) {
-                head.headers.append((name: "HTTP_CONTENT_TYPE", value: String(cString: value)))
+                head.request.headers.append((name: "HTTP_CONTENT_TYPE", value: String(cString: value)))
             } else if named("REMOTE_ADDR", entry, length) {
-                head.remoteAddress = String(cString: value)
+                head.request.remoteAddress = String(cString: value)
             }
         }
+        head.request.path = pathInfo.isEmpty ? uriPath : pathInfo
         return head
     }
 

@@ -9,31 +9,12 @@ import Synchronization
 /// One worker thread's `FCGX_Request` and where the worker is with it. The mutex decides who may touch the
 /// request's streams: the worker, or the watchdog answering 504 when a handler overruns its time limit.
 final class WorkerSlot: @unchecked Sendable {
-    /// A request past its body, being handled: what the watchdog needs to answer it instead.
-    /// A class, so moving it through the phases costs one reference count.
-    final class Active: Sendable {
-        let request: GatewayRequest
-        let context: RequestContext
-        let application: GatewayApplication
-        let receivedAt: ContinuousClock.Instant
-
-        init(
-            request: GatewayRequest, context: RequestContext, application: GatewayApplication,
-            receivedAt: ContinuousClock.Instant
-        ) {
-            self.request = request
-            self.context = context
-            self.application = application
-            self.receivedAt = receivedAt
-        }
-    }
-
     enum Phase {
         /// Waiting in `FCGX_Accept_r` (or reading the next request's parameters).
         case accepting
         /// Reading parameters and body; never sent the wake signal.
         case reading
-        case handling(Active)
+        case handling(Exchange)
         /// The worker is writing its own answer.
         case writing
         /// The watchdog answered; the worker drops its answer when the handler returns.
@@ -72,10 +53,10 @@ final class WorkerSlot: @unchecked Sendable {
 
     /// If the request in hand has run past its deadline, runs `answer` with it while holding the slot, so the
     /// worker cannot write at the same time, and marks it answered.
-    func answerIfOverdue(now: ContinuousClock.Instant, _ answer: (Active) -> Void) {
+    func answerIfOverdue(now: ContinuousClock.Instant, _ answer: (Exchange) -> Void) {
         phase.withLock { phase in
-            guard case .handling(let active) = phase, active.context.deadline <= now else { return }
-            answer(active)
+            guard case .handling(let exchange) = phase, exchange.context.deadline <= now else { return }
+            answer(exchange)
             phase = .timedOut
         }
     }

@@ -18,11 +18,11 @@ public struct ErrorRenderingMiddleware: GatewayMiddleware {
         do {
             return try next(request, context)
         } catch let error as GatewayError {
-            metrics?.errorAnswered(code: error.codeName)
+            metrics?.errorAnswered(error.code)
             return Self.response(for: error)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(error)", "path": "\(request.path)"])
-            metrics?.errorAnswered(code: GatewayError.internalError.codeName)
+            metrics?.errorAnswered(.internalError)
             return Self.response(for: .internalError)
         }
     }
@@ -38,19 +38,31 @@ public struct ErrorRenderingMiddleware: GatewayMiddleware {
 }
 
 extension GatewayError {
+    /// `{"error": {"code": ..., "message": ..., <details>}}`, members in sorted order.
     private struct Envelope: Encodable {
-        struct Detail: Encodable {
-            let code: String
-            let message: String
-            let apple_status: Int?
+        let error: GatewayError
+
+        enum CodingKeys: String, CodingKey { case error }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var object = container.nestedContainer(keyedBy: Member.self, forKey: .error)
+            try object.encode(error.codeName, forKey: Member("code"))
+            try object.encode(error.message, forKey: Member("message"))
+            for detail in error.details { try object.encode(detail.value, forKey: Member(detail.name)) }
         }
-        let error: Detail
     }
 
-    /// `{"error": {"code": ..., "message": ..., "apple_status": ...}}` (`apple_status` only when Apple gave one).
+    private struct Member: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     var jsonBody: Data {
-        // Encoding two strings and an integer cannot fail.
-        let detail = Envelope.Detail(code: codeName, message: message, apple_status: appleStatus)
-        return (try? JSONCoding.encoder.encode(Envelope(error: detail))) ?? Data()
+        // Encoding strings and integers cannot fail.
+        (try? JSONCoding.encoder.encode(Envelope(error: self))) ?? Data()
     }
 }

@@ -29,7 +29,8 @@ extension GatewayApplication {
                 metrics: runtime.metrics,
                 logger: runtime.logger,
                 routePath: declared.path,
-                store: store
+                store: store,
+                registry: registry
             )
             do {
                 var responder = try module.makeResponder(settings: settings)

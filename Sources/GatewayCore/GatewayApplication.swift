@@ -28,9 +28,7 @@ public final class GatewayApplication: Sendable {
     }
 
     /// The context for a request that has just arrived.
-    public func makeContext(for request: GatewayRequest, receivedAt: ContinuousClock.Instant = .now)
-        -> RequestContext
-    {
+    func makeContext(for request: GatewayRequest, receivedAt: ContinuousClock.Instant) -> RequestContext {
         let sent = request.header("X-Request-Id")
         let id = sent.flatMap { RequestIdGenerator.isAcceptable($0) ? $0 : nil } ?? runtime.requestIds.next()
         return RequestContext(
@@ -40,20 +38,12 @@ public final class GatewayApplication: Sendable {
         )
     }
 
-    /// Routes and answers a request. Never throws: every failure is an error answer.
-    public func respond(to request: GatewayRequest, context: RequestContext) -> GatewayResponse {
-        run(request, context, endpoint: router.respond)
+    /// The exchange for a request that has just been decoded: its context, and its route looked up.
+    public func exchange(for request: GatewayRequest, receivedAt: ContinuousClock.Instant = .now) -> Exchange {
+        Exchange(request: request, application: self, receivedAt: receivedAt)
     }
 
-    /// The answer the chain gives when the request fails with `error` before any route answers it,
-    /// such as a 504 `timeout` sent by the front.
-    public func respond(to request: GatewayRequest, context: RequestContext, failingWith error: GatewayError)
-        -> GatewayResponse
-    {
-        run(request, context) { _, _ in throw error }
-    }
-
-    private func run(
+    func run(
         _ request: GatewayRequest,
         _ context: RequestContext,
         endpoint: (GatewayRequest, RequestContext) throws -> GatewayResponse

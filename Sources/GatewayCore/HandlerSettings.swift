@@ -1,5 +1,4 @@
 import Logging
-import Synchronization
 
 /// What a handler module is built from: the whole config (read your own scope), the process-wide counters,
 /// a logger, and a per-load store for work several handlers share (the catalog is loaded once, not per route).
@@ -13,10 +12,11 @@ public struct HandlerSettings: Sendable {
     /// The path this handler is mounted at.
     public let routePath: String
     private let store: SharedStore
+    private let registry: HandlerRegistry
 
     init(
         config: ConfigReader, stats: GatewayStats, metrics: GatewayMetrics, logger: Logger, routePath: String,
-        store: SharedStore
+        store: SharedStore, registry: HandlerRegistry
     ) {
         self.config = config
         self.stats = stats
@@ -24,33 +24,22 @@ public struct HandlerSettings: Sendable {
         self.logger = logger
         self.routePath = routePath
         self.store = store
+        self.registry = registry
     }
 
     /// The value stored under `key` in this load, built by `make` the first time any handler asks.
     /// A failure is stored too, so a problem shared by several routes is reported once.
-    public func shared<Value: Sendable>(_ key: String, make: () throws -> Value) throws -> Value {
+    public func shared<Value: Sendable>(_ key: SharedKey<Value>, make: () throws -> Value) throws -> Value {
         try store.value(for: key, make: make)
     }
 
     /// The value another handler of this load already built under `key`, if any (never builds it).
-    public func existing<Value: Sendable>(_ key: String, as type: Value.Type = Value.self) -> Value? {
+    public func existing<Value: Sendable>(_ key: SharedKey<Value>) -> Value? {
         store.existing(for: key)
     }
-}
 
-/// Values built once per load and shared by the handlers of that load.
-final class SharedStore: Sendable {
-    private let values = Mutex<[String: Result<any Sendable, any Error>]>([:])
-
-    func value<Value: Sendable>(for key: String, make: () throws -> Value) throws -> Value {
-        if let stored = values.withLock({ $0[key] }) { return try stored.get() as! Value }
-        let result = Result<any Sendable, any Error> { try make() }
-        values.withLock { $0[key] = result }
-        return try result.get() as! Value
-    }
-
-    func existing<Value: Sendable>(for key: String) -> Value? {
-        guard case .success(let value) = values.withLock({ $0[key] }) else { return nil }
-        return value as? Value
+    /// The value the binary provides under `key` for every load (``HandlerRegistry/providing(_:_:)``).
+    public func provided<Value: Sendable>(_ key: SharedKey<Value>) -> Value? {
+        registry.provided(key)
     }
 }

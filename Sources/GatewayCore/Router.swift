@@ -46,7 +46,12 @@ public struct Router: Sendable {
     /// Routes the request: 404 `not_found` for unmounted paths, 405 `method_not_allowed` with `Allow`
     /// for methods the route does not take.
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        guard let route = route(for: request.path) else { throw GatewayError.notFound }
+        try respond(to: request, route: route(for: request.path), context: context)
+    }
+
+    /// Answers the request with `route`, already looked up for its path (nil: not mounted).
+    func respond(to request: GatewayRequest, route: Route?, context: RequestContext) throws -> GatewayResponse {
+        guard let route else { throw GatewayError.notFound }
         guard route.methods.contains(request.method) else {
             throw GatewayError.methodNotAllowed(allowed: route.methods)
         }

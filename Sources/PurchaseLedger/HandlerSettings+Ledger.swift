@@ -7,6 +7,7 @@ extension HandlerSettings {
         try shared(Self.ledgerKey) {
             let scope = config.scoped("ledger")
             let url = scope.string("url", default: "sqlite:ledger.sqlite")
+            metrics.declare([.ledgerUnavailable])
             do throws(LedgerError) {
                 return try LedgerLocation(url: url, baseDirectory: config.baseDirectory)
                     .open(poolSize: scope.int("pool_size", default: 16, in: 1...1024))
@@ -20,5 +21,5 @@ extension HandlerSettings {
     /// The ledger of this load if a handler opened one, without opening it.
     public var openedLedger: (any PurchaseLedger)? { existing(Self.ledgerKey) }
 
-    private static let ledgerKey = "PurchaseLedger.ledger"
+    private static let ledgerKey = SharedKey<any PurchaseLedger>("PurchaseLedger.ledger")
 }

@@ -11,7 +11,8 @@ public struct LedgerNotification: Sendable {
     /// The transactions it reports (none for a TEST notification).
     public let batch: LedgerBatch
 
-    public init(uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, batch: LedgerBatch) {
+    public init(uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, batch: LedgerBatch)
+    {
         self.uuid = uuid
         self.environment = environment
         self.type = type

@@ -2,4 +2,4 @@ import Foundation
 import GatewayCore
 import StoreGateApp
 
-exit(StoreGateCLI(registry: .compiledIn).run(Array(CommandLine.arguments.dropFirst())))
+exit(StoreGateCLI(registry: .storegate).run(Array(CommandLine.arguments.dropFirst())))

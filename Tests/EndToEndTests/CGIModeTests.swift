@@ -1,4 +1,4 @@
-import AppStoreReceipts
+import PurchaseVerification
 import Foundation
 import PurchaseLedger
 import Testing

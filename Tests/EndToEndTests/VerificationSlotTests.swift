@@ -2,12 +2,14 @@ import Foundation
 import Testing
 
 extension EndToEnd {
-    /// The content-route slot: a ContentHandler is only reachable through the verification middleware.
-    /// Exercised with the test gateway's fixture verifier until the App Store verifier lands.
+    /// The content-route slot: a ContentHandler is only reachable through the verification service.
+    /// Exercised with the test gateway's fixture backend, which a `fixture_verifier` section turns on.
     @Suite struct VerificationSlot {
         @Test func contentRoutesDemandAndCheckACredential() throws {
             let deployment = try Deployment(
-                GatewaySetup(binary: Binaries.testbed, routes: [("/v1/fixture-content", "fixture-content")])
+                GatewaySetup(
+                    binary: Binaries.testbed, routes: [("/v1/fixture-content", "fixture-content")],
+                    extra: "fixture_verifier:\n  enabled: true\n")
             )
             defer { deployment.stop() }
             let path = "/v1/fixture-content/\(SampleContent.issueId)"

@@ -24,7 +24,9 @@ import Testing
     @Test func aStaleSocketFileIsReplacedButALiveOneIsNot() throws {
         let path = try folder().appendingPathComponent("s.sock").path
         let first = try ListeningSocket.open(.unix(path: path), mode: 0o600, group: nil, backlog: 8)
-        #expect(throws: FrontError.self) { try ListeningSocket.open(.unix(path: path), mode: 0o600, group: nil, backlog: 8) }
+        #expect(throws: FrontError.self) {
+            try ListeningSocket.open(.unix(path: path), mode: 0o600, group: nil, backlog: 8)
+        }
         // Simulate a crash: the descriptor goes away, the file stays.
         close(first.descriptor)
         let second = try ListeningSocket.open(.unix(path: path), mode: 0o600, group: nil, backlog: 8)
@@ -34,7 +36,9 @@ import Testing
     @Test func aRegularFileInTheWayIsNeverDeleted() throws {
         let path = try folder().appendingPathComponent("not-a-socket").path
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: FrontError.self) { try ListeningSocket.open(.unix(path: path), mode: 0o660, group: nil, backlog: 8) }
+        #expect(throws: FrontError.self) {
+            try ListeningSocket.open(.unix(path: path), mode: 0o660, group: nil, backlog: 8)
+        }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
     }
 

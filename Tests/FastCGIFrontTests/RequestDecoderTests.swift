@@ -22,12 +22,12 @@ import Testing
             "CONTENT_LENGTH=12", "CONTENT_TYPE=application/json", "REMOTE_ADDR=192.0.2.7",
             "HTTP_X_REQUEST_ID=abc", "HTTP_IF_NONE_MATCH=\"v=1\"", "SERVER_SOFTWARE=nginx", "NO_EQUALS_SIGN",
         ]) { RequestDecoder.head(from: $0) }
-        #expect(head.method == .post)
-        #expect(head.path == "/v1/verify")
-        #expect(head.query == "debug=1")
+        #expect(head.request.method == .post)
+        #expect(head.request.path == "/v1/verify")
+        #expect(head.request.query == "debug=1")
         #expect(head.contentLength == "12")
-        #expect(head.remoteAddress == "192.0.2.7")
-        let request = GatewayRequest(method: head.method, path: head.path, headers: head.headers)
+        #expect(head.request.remoteAddress == "192.0.2.7")
+        let request = head.request
         #expect(request.header("x-request-id") == "abc")
         #expect(request.header("If-None-Match") == "\"v=1\"")
         #expect(request.header("Content-Type") == "application/json")
@@ -35,10 +35,12 @@ import Testing
 
     @Test func pathInfoWinsWhenTheServerSetsIt() {
         let withInfo = withParameters(["REQUEST_URI=/cgi-bin/storegate/v1/catalog", "PATH_INFO=/v1/catalog"]) {
-            RequestDecoder.head(from: $0).path
+            RequestDecoder.head(from: $0).request.path
         }
         #expect(withInfo == "/v1/catalog")
-        let emptyInfo = withParameters(["REQUEST_URI=/v1/catalog", "PATH_INFO="]) { RequestDecoder.head(from: $0).path }
+        let emptyInfo = withParameters(["REQUEST_URI=/v1/catalog", "PATH_INFO="]) {
+            RequestDecoder.head(from: $0).request.path
+        }
         #expect(emptyInfo == "/v1/catalog")
     }
 
@@ -67,13 +69,21 @@ import Testing
 
     @Test func oversizedBodiesAreDrainedNotKept() {
         let source = Source([UInt8](repeating: 1, count: 200_000), chunk: 65536)
-        #expect(RequestDecoder.body(declaredLength: "200000", limit: 1000, read: source.read) == .tooLarge(declaredLength: 200_000))
+        #expect(
+            RequestDecoder.body(declaredLength: "200000", limit: 1000, read: source.read)
+                == .tooLarge(declaredLength: 200_000))
         #expect(source.offset == 200_000)
     }
 
     @Test func lyingOrBrokenLengthsAreMalformed() {
-        #expect(RequestDecoder.body(declaredLength: "50", limit: 100, read: Source(Array(0..<10)).read) == .malformed("The request body ended before Content-Length bytes arrived."))
-        #expect(RequestDecoder.body(declaredLength: "-1", limit: 100, read: Source([]).read) == .malformed("Content-Length is not a number."))
-        #expect(RequestDecoder.body(declaredLength: "12abc", limit: 100, read: Source([]).read) == .malformed("Content-Length is not a number."))
+        #expect(
+            RequestDecoder.body(declaredLength: "50", limit: 100, read: Source(Array(0..<10)).read)
+                == .malformed("The request body ended before Content-Length bytes arrived."))
+        #expect(
+            RequestDecoder.body(declaredLength: "-1", limit: 100, read: Source([]).read)
+                == .malformed("Content-Length is not a number."))
+        #expect(
+            RequestDecoder.body(declaredLength: "12abc", limit: 100, read: Source([]).read)
+                == .malformed("Content-Length is not a number."))
     }
 }

@@ -10,11 +10,14 @@ import Testing
 
     @Test func writesStatusHeadersAndLength() {
         let response = GatewayResponse.json(Array("{}".utf8), headers: [("ETag", "\"v\"")])
-        #expect(head(response) == "Status: 200 OK\r\nContent-Type: application/json\r\nETag: \"v\"\r\nContent-Length: 2\r\n\r\n")
+        #expect(
+            head(response)
+                == "Status: 200 OK\r\nContent-Type: application/json\r\nETag: \"v\"\r\nContent-Length: 2\r\n\r\n")
     }
 
     @Test func headersThatCouldSplitTheResponseAreDropped() {
-        let response = GatewayResponse(status: 200, headers: [("X-A", "ok"), ("X-B", "bad\r\nSet-Cookie: x=1"), ("X\nC", "v")])
+        let response = GatewayResponse(
+            status: 200, headers: [("X-A", "ok"), ("X-B", "bad\r\nSet-Cookie: x=1"), ("X\nC", "v")])
         #expect(head(response) == "Status: 200 OK\r\nX-A: ok\r\nContent-Length: 0\r\n\r\n")
     }
 
@@ -30,6 +33,8 @@ import Testing
 extension ResponseEncoderTests {
     @Test func unusualStatusesKeepTheirCode() {
         #expect(head(GatewayResponse(status: 418)) == "Status: 418 Status\r\nContent-Length: 0\r\n\r\n")
-        #expect(head(GatewayResponse(status: 200, body: Array(repeating: 0, count: 123_456))).hasSuffix("Content-Length: 123456\r\n\r\n"))
+        #expect(
+            head(GatewayResponse(status: 200, body: Array(repeating: 0, count: 123_456))).hasSuffix(
+                "Content-Length: 123456\r\n\r\n"))
     }
 }

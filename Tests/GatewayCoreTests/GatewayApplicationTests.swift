@@ -38,7 +38,7 @@ struct GreetingHandler: GatewayHandler {
         let application = try load("routes:\n  - { path: /hello/, handler: greeting }\ngreeting:\n  text: hi\n")
         #expect(application.router.routes.map(\.path) == ["/hello"])
         let request = GatewayRequest(method: .get, path: "/hello", headers: [("HTTP_X_REQUEST_ID", "abc")])
-        let response = application.respond(to: request, context: application.makeContext(for: request))
+        let response = application.exchange(for: request).respond()
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self) == "\"hi\"")
         #expect(response.header("X-Request-Id") == "abc")
@@ -69,7 +69,7 @@ struct GreetingHandler: GatewayHandler {
     @Test func errorsBecomeJSONAndUnexpectedOnes500() throws {
         let application = try load("routes:\n  - { path: /hello, handler: greeting }\ngreeting: { text: hi }\n")
         func answer(_ request: GatewayRequest) -> GatewayResponse {
-            application.respond(to: request, context: application.makeContext(for: request))
+            application.exchange(for: request).respond()
         }
         let missing = answer(GatewayRequest(method: .get, path: "/nope"))
         #expect(missing.status == 404)
@@ -85,11 +85,7 @@ struct GreetingHandler: GatewayHandler {
     @Test func theFrontCanAnswerATimeoutThroughTheSameChain() throws {
         let application = try load("routes:\n  - { path: /hello, handler: greeting }\ngreeting: { text: hi }\n")
         let request = GatewayRequest(method: .get, path: "/hello", headers: [("HTTP_X_REQUEST_ID", "late")])
-        let response = application.respond(
-            to: request,
-            context: application.makeContext(for: request),
-            failingWith: .timeout
-        )
+        let response = application.exchange(for: request).respond(failingWith: .timeout)
         #expect(response.status == 504)
         #expect(response.header("X-Request-Id") == "late")
     }

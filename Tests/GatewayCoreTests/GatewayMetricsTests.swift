@@ -10,7 +10,9 @@ import Testing
         recorder.record(route: "/v1/catalog", status: 304, duration: .microseconds(300))
         // Another thread's recorder adds to the same series.
         metrics.makeRecorder().record(route: "/v1/catalog", status: 200, duration: .milliseconds(30))
-        metrics.errorAnswered(code: "timeout")
+        metrics.errorAnswered(.timeout)
+        // A module's code, declared when the module is built, is there at 0 before its first error.
+        metrics.declare([ErrorCode("ledger_unavailable")])
         metrics.workersSaturated()
         let text = String(decoding: metrics.exposition(stats: GatewayStats()), as: UTF8.self)
         for line in [

@@ -33,7 +33,7 @@ struct LoadedGateway {
 
     func get(_ path: String, headers: [(name: String, value: String)] = []) -> GatewayResponse {
         let request = GatewayRequest(method: .get, path: path, headers: headers)
-        return application.respond(to: request, context: application.makeContext(for: request))
+        return application.exchange(for: request).respond()
     }
 }
 

@@ -1,5 +1,5 @@
-import AppStoreReceipts
 import GatewayCore
+import PurchaseVerification
 
 /// `/entitlement-echo/{product}`: a content route mounted the way real ones are (the App Store verifier of
 /// the config, through the middleware); answers with the entitlement it was handed.

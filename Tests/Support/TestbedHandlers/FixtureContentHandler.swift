@@ -1,8 +1,8 @@
-import AppStoreReceipts
 import GatewayCore
+import PurchaseVerification
 
-/// `GET /fixture-content/{product}`: a content route behind the verification middleware with
-/// ``FixtureVerifier``; answers which entitlement it was handed.
+/// `GET /fixture-content/{product}`: a content route mounted like real ones; with a `fixture_verifier`
+/// section its credentials are checked by ``FixtureBackend``. Answers which entitlement it was handed.
 public struct FixtureContentHandler: ContentHandler {
     public static let name = "fixture-content"
 
@@ -10,10 +10,6 @@ public struct FixtureContentHandler: ContentHandler {
 
     public init(settings: HandlerSettings) throws {
         routePath = settings.routePath
-    }
-
-    public static func makeResponder(settings: HandlerSettings) throws -> any RouteResponder {
-        VerifiedContentRoute(handler: try Self(settings: settings), verifier: FixtureVerifier())
     }
 
     public func requestedProduct(in request: GatewayRequest, context: RequestContext) throws -> String {

@@ -9,7 +9,8 @@ public struct SlowHandler: GatewayHandler {
     public init(settings: HandlerSettings) throws {}
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        let milliseconds = request.query.split(separator: "&")
+        let milliseconds =
+            request.query.split(separator: "&")
             .first { $0.hasPrefix("ms=") }
             .flatMap { Int($0.dropFirst(3)) } ?? 1000
         Thread.sleep(forTimeInterval: Double(min(max(milliseconds, 0), 20_000)) / 1000)

@@ -1,8 +1,15 @@
+@_spi(VerifierBackends) import AppStoreReceipts
 import GatewayCore
+@_spi(VerifierBackends) import PurchaseVerification
 
-/// The handlers only the test gateway carries.
+/// The handlers and verifier backends only the test gateway carries.
 public enum TestbedRegistry {
-    public static let modules: [any HandlerModule.Type] = [
-        SlowHandler.self, EchoHandler.self, FixtureContentHandler.self, EntitlementEchoHandler.self,
-    ]
+    /// `registry` with the test handlers added, and the fixture backend after the App Store's.
+    public static func adding(to registry: HandlerRegistry) -> HandlerRegistry {
+        registry.adding([
+            SlowHandler.self, EchoHandler.self, HandlerRegistry.module(FixtureContentHandler.self),
+            HandlerRegistry.module(EntitlementEchoHandler.self),
+        ])
+        .providing(VerifierRegistry.key, VerifierRegistry([AppStoreVerification.self, FixtureVerification.self]))
+    }
 }

@@ -4,7 +4,4 @@ import StoreGateApp
 import TestbedHandlers
 
 // The real storegate command line with the compiled-in handlers plus test-only ones.
-exit(
-    StoreGateCLI(registry: HandlerRegistry.compiledIn.adding(TestbedRegistry.modules))
-        .run(Array(CommandLine.arguments.dropFirst()))
-)
+exit(StoreGateCLI(registry: TestbedRegistry.adding(to: .storegate)).run(Array(CommandLine.arguments.dropFirst())))

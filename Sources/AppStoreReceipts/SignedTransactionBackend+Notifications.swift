@@ -1,0 +1,54 @@
+import Foundation
+import GatewayCore
+@_spi(VerifierBackends) import PurchaseVerification
+
+extension SignedTransactionBackend {
+    /// An App Store Server Notification V2 (`{"signedPayload": "<JWS>"}`), verified with the signed
+    /// transaction it carries. Production notifications must name `apple.app_apple_id` when it is set.
+    func notification(_ body: [UInt8], context: RequestContext) throws -> StoreNotification? {
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(body)) else {
+            throw GatewayError.badRequest("The body must be {\"signedPayload\": \"<JWS>\"}.")
+        }
+        let verifier = try signedDataVerifier()
+        guard let payload = try Self.verify([envelope.signedPayload], with: verifier, context: context).first else {
+            throw GatewayError.badRequest("No notification.")
+        }
+        let fields = try JSONValue.decoded(payload.json)
+        guard let type = fields["notificationType"]?.text, let uuid = fields["notificationUUID"]?.text else {
+            throw GatewayError.badRequest("The notification lacks notificationType or notificationUUID.")
+        }
+        let data = fields["data"]
+        if payload.environment == "Production", let appAppleId = settings.appAppleId,
+            data?["appAppleId"]?.integer != Int64(appAppleId)
+        {
+            throw GatewayError.bundleMismatch
+        }
+        var bundleId: String?
+        var transactions: [PurchaseTransaction] = []
+        if let jws = data?["signedTransactionInfo"]?.text {
+            guard let info = try Self.verify([jws], with: verifier, context: context).first,
+                info.environment == payload.environment, let infoBundleId = info.bundleId,
+                let transaction = PurchaseTransaction(signedPayload: try JSONValue.decoded(info.json))
+            else { throw GatewayError.badRequest("The notification's transaction does not match it.") }
+            bundleId = infoBundleId
+            transactions = [transaction]
+        }
+        return StoreNotification(
+            uuid: uuid, environment: payload.environment, type: type, subtype: fields["subtype"]?.text,
+            reinstates: type == "REFUND_REVERSED", bundleId: bundleId, transactions: transactions)
+    }
+
+    private struct Envelope: Decodable {
+        let signedPayload: String
+    }
+}
+
+extension JSONValue {
+    /// `data` as JSON; 400 when it is not (verified payloads always are).
+    static func decoded(_ data: Data) throws(GatewayError) -> JSONValue {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+            throw .badRequest("The signed payload is not JSON.")
+        }
+        return value
+    }
+}

@@ -1,0 +1,68 @@
+import AppStoreSignedData
+import Foundation
+import GatewayCore
+@_spi(VerifierBackends) import PurchaseVerification
+
+/// StoreKit 2 signed transactions (and App Store Server Notifications V2), verified here: the chain to
+/// `apple.root_certificates`, the signature, the bundle id and the environment, without calling Apple.
+struct SignedTransactionBackend: VerificationBackend {
+    let settings: AppStoreSettings
+
+    /// A restore sends one JWS per transaction; beyond this a body is not a restore.
+    static let maximumSignedTransactions = 2_000
+
+    static let noRoots = GatewayError.signatureInvalid(
+        "this server has no apple.root_certificates to check signed data against")
+
+    func accepts(_ credential: Credential) -> Bool {
+        if case .signedTransactions = credential { true } else { false }
+    }
+
+    func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
+        guard case .signedTransactions(let signedTransactions) = credential else { throw GatewayError.receiptRequired }
+        let verifier = try signedDataVerifier()
+        guard signedTransactions.count <= Self.maximumSignedTransactions else {
+            throw GatewayError.badRequest("At most \(Self.maximumSignedTransactions) signed transactions per request.")
+        }
+        let payloads = try Self.verify(signedTransactions, with: verifier, context: context)
+        guard let first = payloads.first, let bundleId = first.bundleId,
+            payloads.allSatisfy({ $0.environment == first.environment && $0.bundleId == bundleId })
+        else {
+            throw GatewayError.badRequest(
+                "The signed transactions must all be transactions of one app and environment.")
+        }
+        let transactions = payloads.compactMap { payload in
+            (try? JSONValue.decoded(payload.json)).flatMap(PurchaseTransaction.init(signedPayload:))
+        }
+        guard transactions.count == payloads.count else {
+            throw GatewayError.badRequest("A signed transaction lacks transactionId or productId.")
+        }
+        return StorePurchases(status: 0, environment: first.environment, bundleId: bundleId, transactions: transactions)
+    }
+
+    /// The signed-data verifier of the `apple` section; 422 when it has no roots to check against.
+    func signedDataVerifier() throws(GatewayError) -> SignedDataVerifier {
+        guard let verifier = settings.signedData else { throw Self.noRoots }
+        return verifier
+    }
+
+    /// Every JWS verified (in one hop to the async verifier), or the ``GatewayError`` that tells the client
+    /// why the first refused one cannot be trusted.
+    static func verify(_ jwsList: [String], with verifier: SignedDataVerifier, context: RequestContext)
+        throws(GatewayError) -> [SignedPayload]
+    {
+        do {
+            return try AsyncBridge.wait { () async throws(SignedDataError) in
+                var payloads: [SignedPayload] = []
+                for jws in jwsList { payloads.append(try await verifier.verify(jws)) }
+                return payloads
+            }
+        } catch {
+            context.logger.info("signed data refused", metadata: ["reason": "\(error.reason)"])
+            if error.isMalformed { throw .badRequest("The signed transaction is malformed: \(error.reason).") }
+            if error.isBundleMismatch { throw .bundleMismatch }
+            if error.refusedEnvironment != nil { throw .environmentNotAccepted(error.reason) }
+            throw .signatureInvalid(error.reason)
+        }
+    }
+}

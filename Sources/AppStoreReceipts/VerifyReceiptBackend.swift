@@ -1,0 +1,79 @@
+import CoreMetrics
+import GatewayCore
+import Logging
+@_spi(VerifierBackends) import PurchaseVerification
+
+/// App receipts through Apple's verifyReceipt: Apple's verdict (cached, shared between concurrent identical
+/// requests), then this server's policy (bundle ids, sandbox).
+final class VerifyReceiptBackend: VerificationBackend {
+    let client: AppStoreClient
+    private let settings: AppStoreSettings
+    private let cache: VerificationCache
+    private let cacheHits: Counter
+    private let cacheMisses: Counter
+    /// Time kept back from the request's deadline to answer 503 before the front answers 504.
+    private static let answerMargin: Duration = .milliseconds(300)
+
+    /// A backend that records its Apple calls and cache lookups through `metricsFactory`.
+    init(settings: AppStoreSettings, metricsFactory: any MetricsFactory) {
+        self.settings = settings
+        client = AppStoreClient(settings: settings, metricsFactory: metricsFactory)
+        cache = VerificationCache(ttl: settings.cacheTTL, maxBytes: settings.cacheMaxBytes)
+        let lookups = "storegate_verification_cache_lookups_total"
+        cacheHits = Counter(label: lookups, dimensions: [("result", "hit")], factory: metricsFactory)
+        cacheMisses = Counter(label: lookups, dimensions: [("result", "miss")], factory: metricsFactory)
+    }
+
+    func accepts(_ credential: Credential) -> Bool {
+        if case .appReceipt = credential { true } else { false }
+    }
+
+    var lastUpstreamError: String? { client.lastError }
+
+    func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
+        guard case .appReceipt(let receipt) = credential else { throw GatewayError.receiptRequired }
+        return try verify(receipt, context: context)
+    }
+
+    private func verify(_ receipt: AppReceiptCredential, context: RequestContext) throws(GatewayError)
+        -> StorePurchases
+    {
+        let digest = ReceiptDigest(receiptData: receipt.base64, excludeOldTransactions: receipt.excludeOldTransactions)
+        var logger = context.logger
+        logger[metadataKey: "receipt"] = "\(digest)"
+        let deadline = context.deadline - Self.answerMargin
+        let verdict: VerificationCache.Verdict
+        let cached: Bool
+        do throws(UpstreamFailure) {
+            (verdict, cached) = try cache.verdict(for: digest, deadline: deadline) { () throws(UpstreamFailure) in
+                do throws(UpstreamFailure) {
+                    let (response, endpoint) = try client.verify(
+                        receiptData: receipt.base64, excludeOldTransactions: receipt.excludeOldTransactions,
+                        deadline: deadline, logger: logger)
+                    return (.verified(response, endpoint), cost: 512 + 768 * response.transactions.count)
+                } catch {
+                    guard case .rejected(let status) = error else { throw error }
+                    return (.rejected(status: status), cost: 256)
+                }
+            }
+        } catch {
+            throw error.gatewayError
+        }
+        (cached ? cacheHits : cacheMisses).increment()
+        switch verdict {
+        case .rejected(let status):
+            logger.info(
+                "receipt rejected by the App Store", metadata: ["apple_status": "\(status)", "cached": "\(cached)"])
+            throw .receiptInvalid(appleStatus: status)
+        case .verified(let response, let endpoint):
+            guard let bundleId = response.bundleId, settings.bundleIds.contains(bundleId) else {
+                logger.info("receipt for another app", metadata: ["bundle_id": "\(response.bundleId ?? "none")"])
+                throw .bundleMismatch
+            }
+            guard endpoint == .production || settings.acceptSandbox else { throw .sandboxNotAccepted }
+            return StorePurchases(
+                status: response.status, environment: endpoint.rawValue, bundleId: bundleId,
+                transactions: response.transactions, logMetadata: ["receipt": "\(digest)", "cached": "\(cached)"])
+        }
+    }
+}

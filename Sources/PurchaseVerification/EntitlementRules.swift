@@ -1,0 +1,72 @@
+import Foundation
+import ProductCatalog
+import PurchaseLedger
+
+/// DESIGN.md 5: what a set of verified transactions entitles the buyer to, and how each is keyed in the ledger.
+public enum EntitlementRules {
+    /// One entitlement per catalog product: non-consumables and free subscriptions without a cancellation;
+    /// subscriptions not cancelled whose period ends after `now` (the latest period counts); never
+    /// consumables, and never products the catalog does not sell.
+    public static func entitlements(from transactions: [PurchaseTransaction], catalog: Catalog, now: Date)
+        -> [Entitlement]
+    {
+        var best: [String: Entitlement] = [:]
+        for transaction in transactions where transaction.cancellationDate == nil {
+            guard let product = catalog.product(id: transaction.productId) else { continue }
+            let candidate = Entitlement(
+                productId: product.id,
+                originalTransactionId: transaction.originalTransactionId,
+                expiresDate: transaction.expiresDate
+            )
+            switch product.kind {
+            case .consumable:
+                continue
+            case .nonConsumable, .freeSubscription:
+                if best[product.id] == nil { best[product.id] = candidate }
+            case .autoRenewable, .nonRenewing:
+                guard let expires = transaction.expiresDate, expires > now else { continue }
+                if let current = best[product.id]?.expiresDate, current >= expires { continue }
+                best[product.id] = candidate
+            }
+        }
+        return best.values.sorted { $0.productId < $1.productId }
+    }
+
+    /// The ledger key of `transaction`: its original transaction for products bought once, its web order
+    /// line item for subscription periods, and itself for consumables and products the catalog lacks.
+    public static func purchaseKey(of transaction: PurchaseTransaction, catalog: Catalog) -> PurchaseKey {
+        switch catalog.product(id: transaction.productId)?.kind {
+        case .nonConsumable, .freeSubscription:
+            return .original(transaction.originalTransactionId)
+        case .autoRenewable:
+            return transaction.webOrderLineItemId.map(PurchaseKey.subscriptionPeriod)
+                ?? .transaction(transaction.transactionId)
+        case .consumable, .nonRenewing, nil:
+            return .transaction(transaction.transactionId)
+        }
+    }
+
+    /// `transactions` as ledger rows.
+    public static func ledgerTransactions(
+        _ transactions: [PurchaseTransaction],
+        environment: String,
+        bundleId: String,
+        catalog: Catalog
+    ) -> [LedgerTransaction] {
+        transactions.map { transaction in
+            LedgerTransaction(
+                environment: environment,
+                bundleId: bundleId,
+                productId: transaction.productId,
+                transactionId: transaction.transactionId,
+                originalTransactionId: transaction.originalTransactionId,
+                webOrderLineItemId: transaction.webOrderLineItemId,
+                purchaseKey: purchaseKey(of: transaction, catalog: catalog),
+                purchaseDate: transaction.purchaseDate,
+                expiresDate: transaction.expiresDate,
+                cancellationDate: transaction.cancellationDate,
+                quantity: transaction.quantity
+            )
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Logging
+
+/// What a store vouched for in answer to one credential, before this server records it or decides what it
+/// entitles: the store's status, environment, app and transactions.
+public struct StorePurchases: Sendable {
+    /// The store's own status for the verdict (the App Store's 0, or 21006 for an expired iOS 6 receipt).
+    public let status: Int
+    /// Where the purchases were made, such as `Production` or `Sandbox`.
+    public let environment: String
+    public let bundleId: String
+    public let transactions: [PurchaseTransaction]
+    /// Facts for the "purchases verified" log line (a receipt digest, whether the verdict was cached);
+    /// never a credential.
+    public let logMetadata: Logger.Metadata
+
+    public init(
+        status: Int, environment: String, bundleId: String, transactions: [PurchaseTransaction],
+        logMetadata: Logger.Metadata = [:]
+    ) {
+        self.status = status
+        self.environment = environment
+        self.bundleId = bundleId
+        self.transactions = transactions
+        self.logMetadata = logMetadata
+    }
+}

@@ -1,0 +1,30 @@
+import GatewayCore
+
+/// A way to check purchase credentials with a store: the App Store's verifyReceipt, a receipt checked
+/// here, StoreKit 2 signed transactions, and the next ones. Backends are what a store module adds; they
+/// are reached only through ``VerificationService``, which records what they vouch for and decides what
+/// it entitles.
+///
+/// Contract: `verify` returns what the store vouches for, checked against this server's policy (the app's
+/// bundle ids, accepted environments), or throws a ``GatewayError`` of the store module's table: invalid
+/// credentials (400/422), a verdict that cannot be had now (503), a misconfiguration (502). It must return
+/// before `context.deadline`, never logs a credential, and never writes the ledger.
+///
+/// Only modules that import this SPI can add a backend; a handler module cannot.
+@_spi(VerifierBackends)
+public protocol VerificationBackend: Sendable {
+    /// Whether this backend checks `credential` (the service asks the backends in order).
+    func accepts(_ credential: Credential) -> Bool
+    func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases
+    /// The store's server notification in `body`, verified; nil when it is not this backend's kind.
+    /// Defaults to nil.
+    func notification(_ body: [UInt8], context: RequestContext) throws -> StoreNotification?
+    /// The most recent failure to reach the store, with its time, for `/v1/status`. Defaults to nil.
+    var lastUpstreamError: String? { get }
+}
+
+@_spi(VerifierBackends)
+extension VerificationBackend {
+    public func notification(_ body: [UInt8], context: RequestContext) throws -> StoreNotification? { nil }
+    public var lastUpstreamError: String? { nil }
+}

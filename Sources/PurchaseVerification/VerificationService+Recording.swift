@@ -1,0 +1,84 @@
+import Foundation
+import GatewayCore
+import PurchaseLedger
+
+extension VerificationService {
+    /// What a store server notification did to the ledger.
+    public enum NotificationOutcome: String, Sendable {
+        case recorded
+        /// Its UUID was recorded before; nothing changed.
+        case duplicate
+    }
+
+    /// Records verified `purchases` in the ledger and works out their entitlements.
+    func record(_ purchases: StorePurchases, source: LedgerSource, context: RequestContext) throws(GatewayError)
+        -> VerifiedPurchases
+    {
+        var logger = context.logger
+        for (key, value) in purchases.logMetadata { logger[metadataKey: key] = value }
+        let rows = EntitlementRules.ledgerTransactions(
+            purchases.transactions, environment: purchases.environment, bundleId: purchases.bundleId,
+            catalog: catalog)
+        let outcome: RecordOutcome
+        do {
+            outcome = try ledger.record(LedgerBatch(transactions: rows, source: source, requestId: context.requestId))
+        } catch {
+            throw error.answer("the ledger could not record verified transactions", logger: logger)
+        }
+        let entitlements = EntitlementRules.entitlements(from: purchases.transactions, catalog: catalog, now: Date())
+        logger.info(
+            "purchases verified",
+            metadata: [
+                "environment": "\(purchases.environment)", "transactions": "\(rows.count)",
+                "recorded": "\(outcome.recorded)", "entitlements": "\(entitlements.count)",
+            ]
+        )
+        return VerifiedPurchases(
+            status: purchases.status, environment: purchases.environment, bundleId: purchases.bundleId,
+            transactions: purchases.transactions, entitlements: entitlements, recorded: outcome)
+    }
+
+    /// Verifies the store server notification in `body` with the backend that reads it, then records it and
+    /// its transactions once per UUID: a refund or revocation arrives as a cancellation (entitlement gone,
+    /// downloads blocked), a renewal as the next period, a reversal clears the cancellation. Returns only
+    /// after the ledger commit, so the store's retries deliver anything that failed.
+    public func record(notification body: [UInt8], context: RequestContext) throws -> NotificationOutcome {
+        var found: StoreNotification?
+        for backend in backends where found == nil { found = try backend.notification(body, context: context) }
+        guard let notification = found else { throw GatewayError.badRequest("No store sends notifications like this.") }
+        let rows = EntitlementRules.ledgerTransactions(
+            notification.transactions, environment: notification.environment, bundleId: notification.bundleId ?? "",
+            catalog: catalog)
+        let record = LedgerNotification(
+            uuid: notification.uuid, environment: notification.environment, type: notification.type,
+            subtype: notification.subtype, reinstates: notification.reinstates,
+            batch: LedgerBatch(transactions: rows, source: .notification, requestId: context.requestId))
+        do {
+            let outcome: NotificationOutcome = try ledger.recordNotification(record) ? .recorded : .duplicate
+            context.logger.info(
+                "notification \(outcome.rawValue)",
+                metadata: [
+                    "type": "\(notification.type)", "environment": "\(notification.environment)",
+                    "uuid": "\(notification.uuid)",
+                ])
+            return outcome
+        } catch {
+            throw error.answer("the ledger could not record a notification", logger: context.logger)
+        }
+    }
+
+    /// Records a content grant before any byte goes out.
+    func recordDelivery(of entitlement: VerifiedEntitlement, contentSHA256: String, context: RequestContext)
+        throws(GatewayError)
+    {
+        do {
+            try ledger.recordDelivery(
+                Delivery(
+                    environment: entitlement.environment, productId: entitlement.productId,
+                    originalTransactionId: entitlement.originalTransactionId, contentSHA256: contentSHA256,
+                    requestId: context.requestId))
+        } catch {
+            throw error.answer("the ledger could not record a download", logger: context.logger)
+        }
+    }
+}

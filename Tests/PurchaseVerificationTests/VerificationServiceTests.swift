@@ -1,0 +1,147 @@
+import Foundation
+import GatewayCore
+import Logging
+import ProductCatalog
+import PurchaseLedger
+import Testing
+
+@_spi(VerifierBackends) @testable import PurchaseVerification
+
+@Suite struct VerificationServiceTests {
+    private let context = RequestContext(requestId: "t", deadline: .now + .seconds(5), logger: Logger(label: "t"))
+
+    private func request(token: String) -> GatewayRequest {
+        GatewayRequest(method: .get, path: "/", headers: [("HTTP_AUTHORIZATION", "Bearer \(token)")])
+    }
+
+    private func request(body: String) -> GatewayRequest {
+        GatewayRequest(method: .post, path: "/", body: .complete(Array(body.utf8)))
+    }
+
+    @Test func credentialsComeFromTheBearerHeaderOrTheBody() throws {
+        #expect(try Credential(contentRequest: request(token: "abc.def")) == .downloadToken("abc.def"))
+        let receipt = try Credential(contentRequest: request(body: #"{"receipt-data":"MII T\n"}"#))
+        #expect(receipt == .appReceipt(try AppReceiptCredential(base64: "MIIT")))
+        guard case .appReceipt(let decoded) = receipt else { return }
+        #expect(decoded.base64 == "MIIT")
+        #expect(decoded.bytes == Data([0x30, 0x82, 0x13]))
+        let signed = try Credential(verificationRequest: request(body: #"{"signed-transaction":"a.b.c"}"#))
+        #expect(signed == .signedTransactions(["a.b.c"]))
+    }
+
+    @Test func missingOrMalformedCredentialsAreRefused() {
+        #expect(throws: GatewayError.receiptRequired) {
+            try Credential(contentRequest: GatewayRequest(method: .get, path: "/"))
+        }
+        #expect(throws: GatewayError.receiptRequired) { try Credential(contentRequest: request(body: "{}")) }
+        #expect(throws: GatewayError.self) { try Credential(contentRequest: request(body: "[1")) }
+        #expect(throws: GatewayError.badRequest("receipt-data must be the app receipt in base64.")) {
+            try Credential(contentRequest: request(body: #"{"receipt-data":"%%%"}"#))
+        }
+        #expect(throws: GatewayError.self) {
+            try Credential(
+                contentRequest: GatewayRequest(method: .get, path: "/", headers: [("HTTP_AUTHORIZATION", "Basic eA==")])
+            )
+        }
+        #expect(throws: GatewayError.badRequest("The body must carry \"receipt-data\": the app receipt in base64.")) {
+            try Credential(verificationRequest: request(body: "{}"))
+        }
+    }
+
+    @Test func onlyAPurchaseOfTheRequestedProductBecomesAnEntitlement() throws {
+        let service = try Self.service(backends: [GrantBackend()])
+        let entitlement = try service.entitlement(to: "p1", for: request(token: "grant:p1"), context: context)
+        #expect(entitlement.productId == "p1")
+        #expect(entitlement.environment == "Sandbox")
+        #expect(entitlement.originalTransactionId == "t-p1")
+        #expect(throws: GatewayError.notEntitled) {
+            try service.entitlement(to: "p1", for: request(token: "grant:p2"), context: context)
+        }
+        #expect(throws: GatewayError.notEntitled) {
+            try service.entitlement(to: "p1", for: request(token: "grant:consumable"), context: context)
+        }
+        // What the backend vouched for was recorded, entitling or not.
+        #expect(try service.ledger.counts().purchases == 3)
+    }
+
+    @Test func downloadTokensAreCheckedAgainstTheLedgerWhenNoBackendTakesThem() throws {
+        let service = try Self.service(backends: [])
+        let purchase = StorePurchases(
+            status: 0, environment: "Production", bundleId: "com.example",
+            transactions: [Self.transaction("p1", id: "41")])
+        _ = try service.record(purchase, source: .verify, context: context)
+        let token = try #require(service.tokens).issue(
+            productId: "p1", originalTransactionId: "41", environment: "Production")
+        #expect(try service.entitlement(to: "p1", for: request(token: token.token), context: context).productId == "p1")
+        #expect(throws: GatewayError.notEntitled) {
+            try service.entitlement(to: "p2", for: request(token: token.token), context: context)
+        }
+        #expect(throws: GatewayError.tokenInvalid) {
+            try service.entitlement(to: "p1", for: request(token: token.token + "x"), context: context)
+        }
+        // A refund recorded after the token was issued blocks it.
+        let refunded = PurchaseTransaction(
+            transactionId: "41", originalTransactionId: "41", productId: "p1", webOrderLineItemId: nil,
+            purchaseDate: nil, expiresDate: nil, cancellationDate: Date(), quantity: 1)
+        _ = try service.record(
+            StorePurchases(status: 0, environment: "Production", bundleId: "com.example", transactions: [refunded]),
+            source: .notification, context: context)
+        #expect(throws: GatewayError.notEntitled) {
+            try service.entitlement(to: "p1", for: request(token: token.token), context: context)
+        }
+    }
+
+    @Test func verifiedPurchasesCarryTokensOnlyForProductsWithContent() throws {
+        let service = try Self.service(backends: [GrantBackend()])
+        let verified = try service.verify(.downloadToken("grant:p1"), source: .verify, context: context)
+            .issuingTokens(service.tokens, catalog: service.catalog)
+        #expect(verified.entitlements.map(\.productId) == ["p1"])
+        let token = try #require(verified.entitlements.first?.downloadToken)
+        #expect(service.tokens?.verify(token.token)?.productId == "p1")
+        let plain = try service.verify(.downloadToken("grant:p3"), source: .verify, context: context)
+            .issuingTokens(service.tokens, catalog: service.catalog)
+        #expect(plain.entitlements.map(\.productId) == ["p3"])
+        #expect(plain.entitlements.first?.downloadToken == nil)
+    }
+
+    static func transaction(_ product: String, id: String) -> PurchaseTransaction {
+        PurchaseTransaction(
+            transactionId: id, originalTransactionId: id, productId: product, webOrderLineItemId: nil,
+            purchaseDate: nil,
+            expiresDate: nil, cancellationDate: nil, quantity: 1)
+    }
+
+    static func service(backends: [any VerificationBackend]) throws -> VerificationService {
+        let content = Product.Content(
+            relativePath: "p1.pdf", size: 1, sha256: String(repeating: "0", count: 64), contentType: "application/pdf")
+        let catalog = Catalog(
+            products: [
+                Product(id: "p1", kind: .nonConsumable, title: "", description: "", content: content),
+                Product(id: "p2", kind: .nonConsumable, title: "", description: "", content: content),
+                Product(id: "p3", kind: .nonConsumable, title: "", description: "", content: nil),
+                Product(id: "consumable", kind: .consumable, title: "", description: "", content: nil),
+            ],
+            contentRoot: "/tmp")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verification-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let ledger = try LedgerLocation(url: "sqlite:ledger.sqlite", baseDirectory: folder.path).open(poolSize: 1)
+        return VerificationService(
+            backends: backends, tokens: DownloadTokens(secret: "a-secret-of-16-chars", ttl: 900), catalog: catalog,
+            ledger: ledger)
+    }
+}
+
+/// Takes download tokens `grant:<product>` as a purchase of that product.
+private struct GrantBackend: VerificationBackend {
+    func accepts(_ credential: Credential) -> Bool {
+        if case .downloadToken(let token) = credential { token.hasPrefix("grant:") } else { false }
+    }
+
+    func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
+        guard case .downloadToken(let token) = credential else { throw GatewayError.receiptRequired }
+        let product = String(token.dropFirst(6))
+        return StorePurchases(
+            status: 0, environment: "Sandbox", bundleId: "com.example",
+            transactions: [VerificationServiceTests.transaction(product, id: "t-\(product)")])
+    }
+}
