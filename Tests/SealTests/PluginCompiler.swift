@@ -1,0 +1,63 @@
+import Foundation
+
+/// Type-checks a handler plugin's source against the modules this build made, with the same search paths
+/// and C module maps SwiftPM gave a real handler module (read from the build's llbuild manifest).
+struct PluginCompiler {
+    struct Result {
+        let succeeded: Bool
+        let output: String
+    }
+
+    private let arguments: [String]
+
+    /// The flags SwiftPM compiled `module` (a handler under Plugins/) with: module search paths, C module
+    /// maps, target and language mode; nothing that writes output.
+    init(like module: String) throws {
+        let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let configuration = binary.deletingLastPathComponent()  // .build/<triple>/debug
+        let scratch = configuration.deletingLastPathComponent().deletingLastPathComponent()
+        let manifest = try String(
+            contentsOf: scratch.appendingPathComponent("\(configuration.lastPathComponent).yaml"), encoding: .utf8)
+        guard let command = manifest.range(of: "\"C.\(module)-"),
+            let argsLine = manifest[command.upperBound...].split(separator: "\n").first(where: {
+                $0.trimmingCharacters(in: .whitespaces).hasPrefix("args:")
+            }),
+            let json = argsLine.split(separator: ":", maxSplits: 1).last,
+            let all = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]
+        else { throw Failure(description: "no compile command for \(module) in the build manifest") }
+        let paired: Set = ["-I", "-Xcc", "-target", "-swift-version", "-module-cache-path", "-enable-upcoming-feature"]
+        var kept: [String] = []
+        var index = 0
+        while index < all.count {
+            if paired.contains(all[index]), index + 1 < all.count {
+                kept += [all[index], all[index + 1]]
+                index += 2
+            } else {
+                if all[index].hasPrefix("-I") { kept.append(all[index]) }
+                index += 1
+            }
+        }
+        arguments = kept
+    }
+
+    /// Type-checks `source` as one file of a plugin module.
+    func typecheck(_ source: String) throws -> Result {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-\(UUID().uuidString).swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc", "-typecheck", "-module-name", "BypassPlugin"] + arguments + [file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(succeeded: process.terminationStatus == 0, output: String(decoding: output, as: UTF8.self))
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+}
