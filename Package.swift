@@ -48,6 +48,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -125,8 +126,10 @@ let package = Package(
         ),
         .target(
             name: "StoreGateApp",
-            dependencies: ["GatewayCore", "FastCGIFront", "PurchaseLedger", "PurchaseVerification", "AppStoreReceipts"]
-                + handlerModules.map { .target(name: $0) },
+            dependencies: [
+                "GatewayCore", "FastCGIFront", "PurchaseLedger", "PurchaseVerification", "AppStoreReceipts",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ] + handlerModules.map { .target(name: $0) },
             swiftSettings: strict,
             plugins: ["HandlerRegistryPlugin"]
         ),

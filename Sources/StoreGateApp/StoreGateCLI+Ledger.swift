@@ -4,13 +4,7 @@ import PurchaseLedger
 extension StoreGateCLI {
     /// `storegate ledger copy --from URL --to URL`: moves a ledger between stores (SQLite to PostgreSQL when
     /// a deployment outgrows one host). Rows the target has are kept, so an interrupted copy can run again.
-    func ledger(_ arguments: [String]) -> Int32 {
-        guard arguments.dropFirst().first == "copy", let from = option("--from", in: arguments),
-            let to = option("--to", in: arguments)
-        else {
-            FileHandle.standardError.write(Data((Self.usage + "\n").utf8))
-            return 2
-        }
+    func copyLedger(from: String, to: String) -> Int32 {
         let here = FileManager.default.currentDirectoryPath
         do throws(LedgerError) {
             let source = try LedgerLocation(url: from, baseDirectory: here).open(poolSize: 1)

@@ -1,9 +1,11 @@
+import ArgumentParser
 import FastCGIFront
 import Foundation
 import GatewayCore
 import Logging
 
-/// The `storegate` command line: `serve`, `check-config`, and plain CGI when run by a web server.
+/// The `storegate` command line (``StoreGateCommand``): `serve`, `check-config`, `ledger copy`, `version`,
+/// and plain CGI when run by a web server.
 public struct StoreGateCLI: Sendable {
     let registry: HandlerRegistry
     let environment: [String: String]
@@ -21,36 +23,24 @@ public struct StoreGateCLI: Sendable {
         self.logger = Logger(label: "storegate")
     }
 
-    /// Runs the command `arguments` (without the program name) and returns the exit status.
+    /// Runs the command `arguments` (without the program name) and returns the exit status: 0, 1 when the
+    /// command failed, 2 for a command line that cannot be run (the usage goes to standard error).
     public func run(_ arguments: [String]) -> Int32 {
         if arguments.isEmpty, environment["GATEWAY_INTERFACE"] != nil { return serveCGI() }
-        switch (arguments.first, option("--config", in: arguments)) {
-        case ("serve", let config?): return serve(configFile: config)
-        case ("check-config", let config?): return checkConfig(configFile: config)
-        case ("ledger", _): return ledger(arguments)
-        case ("--version", _), ("version", _):
-            print("storegate \(StoreGateVersion.current)")
+        do {
+            var command = try StoreGateCommand.parseAsRoot(arguments)
+            if let subcommand = command as? any StoreGateSubcommand { return subcommand.run(in: self) }
+            try command.run()  // the parser's own: help, or a command that only names its subcommands
             return 0
-        case ("--help", _), ("help", _), ("-h", _):
-            print(Self.usage)
+        } catch {
+            let message = StoreGateCommand.fullMessage(for: error)
+            guard StoreGateCommand.exitCode(for: error) == .success else {
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+                return 2
+            }
+            print(message)  // --help, --version
             return 0
-        default:
-            FileHandle.standardError.write(Data((Self.usage + "\n").utf8))
-            return 2
         }
-    }
-
-    static let usage = """
-        usage: storegate serve --config FILE         FastCGI server (server.listen, or the socket on fd 0)
-               storegate check-config --config FILE  report every problem in config, catalog and content
-               storegate ledger copy --from URL --to URL   copy every ledger row (sqlite:FILE, postgres://...)
-               storegate --version
-        With no arguments and GATEWAY_INTERFACE set, answers one CGI request (config from STOREGATE_CONFIG).
-        """
-
-    func option(_ name: String, in arguments: [String]) -> String? {
-        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-        return arguments[index + 1]
     }
 
     func load(_ configFile: String, runtime: GatewayRuntime, overrides: [String: String] = [:]) throws(ConfigProblems)
@@ -70,7 +60,7 @@ public struct StoreGateCLI: Sendable {
         return application
     }
 
-    private func checkConfig(configFile: String) -> Int32 {
+    func checkConfig(configFile: String) -> Int32 {
         let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
         do {
             let application = try load(configFile, runtime: runtime)
