@@ -10,7 +10,7 @@ public enum AppStoreVerification: VerifierProvider {
     public static let section = "apple"
 
     public static func makeBackends(settings: HandlerSettings) throws -> [any VerificationBackend] {
-        guard settings.config.value(section) != nil else { return [] }
+        guard settings.config.hasSection(section) else { return [] }
         let apple = AppStoreSettings(settings.config)
         settings.metrics.declare(ErrorCode.appStore)
         let online =

@@ -36,7 +36,7 @@ extension RequestChannel {
         handling(exchange)
         let response = exchange.respond()
         guard claimAnswer() else { return }
-        if !send(response, method: request.method) {
+        if !send(response, method: exchange.request.method) {
             exchange.context.logger.debug("client went away before the answer was sent")
         }
         exchange.finished(response, recorder: recorder, counters: counters)

@@ -7,23 +7,21 @@ import GatewayCore
 /// Builds a ``GatewayRequest`` from CGI-style parameters: FastCGI's params, or the environment in CGI mode.
 /// Both arrive as a NULL-terminated array of `NAME=value` C strings.
 enum RequestDecoder {
-    /// What the parameters say, before the body is read: the request itself, and how to read its body.
-    struct Head {
-        /// Everything but the body. Its path is `PATH_INFO` when non-empty, else the path of `REQUEST_URI`.
-        var request = GatewayRequest(method: .get, path: "")
-        var contentLength: String?
-        /// Set when the HTTP headers passed exceed ``maximumHeaderBytes``; the request is then refused.
-        var headersTooLarge = false
-    }
+    /// What the parameters say, before the body is read: the request itself (everything but the body; its
+    /// path is `PATH_INFO` when non-empty, else the path of `REQUEST_URI`), and how to read its body
+    /// (`headersTooLarge`: the HTTP headers passed exceed ``maximumHeaderBytes``, so the request is refused).
+    /// A tuple, so the request moves out of it without a copy.
+    typealias Head = (request: GatewayRequest, contentLength: String?, headersTooLarge: Bool)
 
-    /// The request `parameters` describe, with its body read through `read` (see ``body(for:limit:read:)``).
+    /// The request `parameters` describe, with its body read through `read` (see ``body(declaredLength:headersTooLarge:limit:read:)``).
     static func request(
         from parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, bodyLimit: Int,
         read: (UnsafeMutableRawBufferPointer) -> Int
     ) -> GatewayRequest {
-        var head = head(from: parameters)
-        head.request.body = body(for: head, limit: bodyLimit, read: read)
-        return head.request
+        var (request, contentLength, headersTooLarge) = head(from: parameters)
+        request.body = body(
+            declaredLength: contentLength, headersTooLarge: headersTooLarge, limit: bodyLimit, read: read)
+        return request
     }
 
     /// More header bytes than any client of this API sends (nginx itself stops at 32 KiB by default); a web
@@ -33,10 +31,15 @@ enum RequestDecoder {
     /// Reads `parameters`, turning into Swift strings only the ones a request needs: this runs for every
     /// request, and web servers pass dozens.
     static func head(from parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Head {
-        var head = Head()
+        var method = HTTPMethod.get
         var uriPath = ""
         var pathInfo = ""
-        head.request.headers.reserveCapacity(16)
+        var query = ""
+        var contentLength: String?
+        var remoteAddress: String?
+        var headers: [(name: String, value: String)] = []
+        var headersTooLarge = false
+        headers.reserveCapacity(16)
         var headerBytes = 0
         var cursor = parameters
         while let entry = cursor.pointee {
@@ -47,33 +50,37 @@ enum RequestDecoder {
             if length > 5, memcmp(entry, "HTTP_", 5) == 0 {
                 headerBytes += length + strlen(value)
                 guard headerBytes <= maximumHeaderBytes else {
-                    head.headersTooLarge = true
+                    headersTooLarge = true
                     continue
                 }
-                head.request.headers.append(
+                headers.append(
                     (
                         name: String(decoding: UnsafeRawBufferPointer(start: entry, count: length), as: UTF8.self),
                         value: String(cString: value)
                     ))
             } else if named("REQUEST_METHOD", entry, length) {
-                head.request.method = HTTPMethod(rawValue: String(cString: value))
+                method = HTTPMethod(rawValue: String(cString: value))
             } else if named("REQUEST_URI", entry, length) {
                 let end = strchr(value, Int32(UInt8(ascii: "?"))) ?? value + strlen(value)
                 uriPath = String(decoding: UnsafeRawBufferPointer(start: value, count: end - value), as: UTF8.self)
             } else if named("PATH_INFO", entry, length) {
                 pathInfo = String(cString: value)
             } else if named("QUERY_STRING", entry, length) {
-                head.request.query = String(cString: value)
+                query = String(cString: value)
             } else if named("CONTENT_LENGTH", entry, length) {
-                head.contentLength = String(cString: value)
+                contentLength = String(cString: value)
             } else if named("CONTENT_TYPE", entry, length) {
-                head.request.headers.append((name: "HTTP_CONTENT_TYPE", value: String(cString: value)))
+                headers.append((name: "HTTP_CONTENT_TYPE", value: String(cString: value)))
             } else if named("REMOTE_ADDR", entry, length) {
-                head.request.remoteAddress = String(cString: value)
+                remoteAddress = String(cString: value)
             }
         }
-        head.request.path = pathInfo.isEmpty ? uriPath : pathInfo
-        return head
+        return (
+            GatewayRequest(
+                method: method, path: pathInfo.isEmpty ? uriPath : pathInfo, query: query, headers: headers,
+                remoteAddress: remoteAddress),
+            contentLength, headersTooLarge
+        )
     }
 
     /// Whether the parameter name at `entry` (`length` bytes) is `name`.
@@ -81,13 +88,15 @@ enum RequestDecoder {
         name.utf8CodeUnitCount == length && memcmp(entry, name.utf8Start, length) == 0
     }
 
-    /// Reads the body `head` declares through `read` (which fills a buffer and returns the byte count,
+    /// Reads the body a head declares through `read` (which fills a buffer and returns the byte count,
     /// 0 at the end, negative on error). A body over `limit` is read into a small scratch buffer and dropped,
     /// so the transport stays in step without holding it in memory.
-    static func body(for head: Head, limit: Int, read: (UnsafeMutableRawBufferPointer) -> Int) -> GatewayRequest.Body {
-        guard head.headersTooLarge else { return body(declaredLength: head.contentLength, limit: limit, read: read) }
+    static func body(
+        declaredLength: String?, headersTooLarge: Bool, limit: Int, read: (UnsafeMutableRawBufferPointer) -> Int
+    ) -> GatewayRequest.Body {
+        guard headersTooLarge else { return body(declaredLength: declaredLength, limit: limit, read: read) }
         // Read off (and drop) the body so the connection stays in step, then refuse the request.
-        _ = body(declaredLength: head.contentLength, limit: 0, read: read)
+        _ = body(declaredLength: declaredLength, limit: 0, read: read)
         return .malformed("The request headers are larger than \(maximumHeaderBytes / 1024) KiB.")
     }
 

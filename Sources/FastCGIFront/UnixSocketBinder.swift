@@ -5,39 +5,58 @@
 /// Binds a unix socket file with exact permissions, refusing to take over a live socket.
 enum UnixSocketBinder {
     static func bind(path: String, mode: UInt32, group: String?) throws(FrontError) -> Int32 {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
         guard path.utf8.count < capacity else {
             throw FrontError("socket path \(path) is longer than \(capacity - 1) bytes")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8)
+        try removeStale(path, address: address(of: path))
+        // Bound in a private folder beside it, given its mode and group there, then renamed into place: the
+        // file never exists at `path` with looser permissions than asked for, and no process-wide umask
+        // changes under the other threads.
+        let folder = try privateFolder(beside: path)
+        defer { rmdir(folder) }
+        let staged = folder + "/s"
+        guard staged.utf8.count < capacity else {
+            throw FrontError("socket path \(path) is too long to stage beside itself in \(folder)")
         }
-        try removeStale(path, address: address)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw FrontError.system("cannot create a unix socket") }
-        // Bind under a tight umask so the file never exists with looser permissions than asked for.
-        let previous = umask(0o177)
+        var address = address(of: staged)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        umask(previous)
         guard bound == 0 else {
             let error = FrontError.system("cannot bind \(path)")
             close(fd)
             throw error
         }
-        do {
-            try setOwnership(path, mode: mode, group: group)
+        do throws(FrontError) {
+            try setOwnership(staged, mode: mode, group: group)
+            guard rename(staged, path) == 0 else { throw FrontError.system("cannot move the socket to \(path)") }
         } catch {
             close(fd)
-            unlink(path)
+            unlink(staged)
             throw error
         }
         return fd
+    }
+
+    private static func address(of path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in raw.copyBytes(from: path.utf8) }
+        return address
+    }
+
+    /// A new folder only this user can enter, in the folder of `path`.
+    private static func privateFolder(beside path: String) throws(FrontError) -> String {
+        let parent = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        var template = Array((parent + "/.sgXXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard made != nil else { throw FrontError.system("cannot create a private folder beside \(path)") }
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Removes a socket file nobody listens on; refuses when a server answers there or the file is no socket.

@@ -86,6 +86,14 @@ public struct ConfigReader: Sendable {
         return value
     }
 
+    /// Whether the section `key` is configured: present in the document, or given a key by the environment
+    /// (`STOREGATE_APPLE_BUNDLE_IDS` configures `apple`). Marks it as used.
+    public func hasSection(_ key: String) -> Bool {
+        if value(key) != nil { return true }
+        guard let prefix = environmentVariable(for: key).map({ $0 + "_" }) else { return false }
+        return environment.keys.contains { $0.hasPrefix(prefix) }
+    }
+
     /// The elements of the sequence at `key`, each as a reader scoped to `key[i]`.
     public func sequence(_ key: String) -> [ConfigReader] {
         guard let value = value(key) else { return [] }

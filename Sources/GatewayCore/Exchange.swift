@@ -10,12 +10,12 @@ public final class Exchange: Sendable {
     /// The route mounted at the request's path, if any.
     let route: Router.Route?
 
-    init(request: GatewayRequest, application: GatewayApplication, receivedAt: ContinuousClock.Instant) {
-        self.request = request
+    init(request: consuming GatewayRequest, application: GatewayApplication, receivedAt: ContinuousClock.Instant) {
         self.application = application
         self.receivedAt = receivedAt
         route = application.router.route(for: request.path)
         context = application.makeContext(for: request, receivedAt: receivedAt)
+        self.request = request
     }
 
     /// Routes and answers the request. Never throws: every failure is an error answer.

@@ -39,7 +39,9 @@ public final class GatewayApplication: Sendable {
     }
 
     /// The exchange for a request that has just been decoded: its context, and its route looked up.
-    public func exchange(for request: GatewayRequest, receivedAt: ContinuousClock.Instant = .now) -> Exchange {
+    public func exchange(for request: consuming GatewayRequest, receivedAt: ContinuousClock.Instant = .now)
+        -> Exchange
+    {
         Exchange(request: request, application: self, receivedAt: receivedAt)
     }
 

@@ -7,8 +7,8 @@ public protocol RouteResponder: Sendable {
 
 /// A handler module: a type the config names in `routes[].handler`, built from its settings at each (re)load.
 ///
-/// Conform through ``GatewayHandler`` for ordinary routes, or through the verification module's
-/// `ContentHandler` for routes that deliver purchased content.
+/// Conform through ``GatewayHandler`` for ordinary routes. Routes that deliver purchased content are the
+/// verification module's `ContentHandler`s, which that module mounts itself (`HandlerRegistry.module(_:)`).
 public protocol HandlerModule: Sendable {
     /// The config's `handler:` value, such as `catalog`.
     static var name: String { get }

@@ -1,7 +1,7 @@
 /// Maps a request path and method to the route mounted there. Built once per (re)load, then read-only.
 public struct Router: Sendable {
-    /// One mounted route.
-    public struct Route: Sendable {
+    /// One mounted route. A class: handing the route a request matched costs one reference count.
+    public final class Route: Sendable {
         public let path: String
         public let handlerName: String
         public let methods: [HTTPMethod]

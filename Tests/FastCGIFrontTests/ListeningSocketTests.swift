@@ -12,11 +12,14 @@ import Testing
     }
 
     @Test func unixSocketGetsItsModeAndIsRemovedOnClose() throws {
-        let path = try folder().appendingPathComponent("s.sock").path
+        let folder = try folder()
+        let path = folder.appendingPathComponent("s.sock").path
         let socket = try ListeningSocket.open(.unix(path: path), mode: 0o660, group: nil, backlog: 8)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect(attributes[.posixPermissions] as? Int == 0o660)
         #expect(attributes[.type] as? FileAttributeType == .typeSocket)
+        // Staged in a private folder beside it, which is gone again.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["s.sock"])
         socket.close()
         #expect(!FileManager.default.fileExists(atPath: path))
     }
@@ -48,6 +51,10 @@ import Testing
             try ListeningSocket.open(.unix(path: path), mode: 0o660, group: "no-such-group-here", backlog: 8)
         }
         #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(
+            try FileManager.default.contentsOfDirectory(
+                atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path
+            ).isEmpty)
     }
 
     @Test func tcpBindsTheNamedAddressOnly() throws {

@@ -37,6 +37,15 @@ import Testing
         #expect(routes.first?.environmentVariable(for: "path") == nil)
     }
 
+    @Test func aSectionIsConfiguredByTheFileOrByTheEnvironment() throws {
+        let file = try reader("apple:\n  bundle_ids: [com.a]\n", environment: ["STOREGATE_LEDGERS": "x"])
+        #expect(file.hasSection("apple"))
+        #expect(!file.hasSection("ledger"))  // STOREGATE_LEDGERS is not a key of ledger
+        let environment = try reader("server: {}\n", environment: ["STOREGATE_APPLE_BUNDLE_IDS": "[com.a]"])
+        #expect(environment.hasSection("apple"))
+        #expect(!environment.hasSection("tokens"))
+    }
+
     @Test func everyBadValueIsRecordedWithItsKeyPathAndDefaultsStand() throws {
         let config = try reader("server:\n  workers: many\n  max: 0\n  debug: maybe\nroutes: nope\n")
         let server = config.scoped("server")

@@ -32,6 +32,6 @@ public enum FixtureVerification: VerifierProvider {
     public static let section = "fixture_verifier"
 
     public static func makeBackends(settings: HandlerSettings) throws -> [any VerificationBackend] {
-        settings.config.value(section) == nil ? [] : [FixtureBackend()]
+        !settings.config.hasSection(section) ? [] : [FixtureBackend()]
     }
 }
