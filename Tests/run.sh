@@ -15,6 +15,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-export STOREGATE_TEST_POSTGRES_URL="${STOREGATE_TEST_POSTGRES_URL:-$(Tests/postgres.sh)}"
+# A separate assignment, so a PostgreSQL that cannot be prepared stops the run here (export would hide it).
+if [ -z "${STOREGATE_TEST_POSTGRES_URL:-}" ]; then STOREGATE_TEST_POSTGRES_URL=$(Tests/postgres.sh); fi
+export STOREGATE_TEST_POSTGRES_URL
 swift build --build-tests
 swift test --skip-build "$@"

@@ -61,10 +61,7 @@ extension EndToEnd {
 
         @Test func aFullDiskIs503AndKeepsOnlyWholeAcknowledgedReceipts() throws {
             let gateway = try VerifyDeployment(
-                apple: [
-                    "environments": "[Production, Sandbox]",
-                    "root_certificates": "[\"\(SignedTransactions.testRoot.path)\"]",
-                ],
+                apple: VerifyDeployment.trustingTestChain,
                 environment: ["STOREGATE_LOG_REQUESTS": "false"],
                 fileSizeLimit: 200_000
             )

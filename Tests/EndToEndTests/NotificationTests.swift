@@ -92,10 +92,8 @@ extension EndToEnd {
         }
 
         @Test func productionNotificationsMustCarryTheConfiguredAppAppleId() throws {
-            let root = SignedTransactions.testRoot.path
-            let gateway = try VerifyDeployment(apple: [
-                "root_certificates": "[\"\(root)\"]", "environments": "[Production, Sandbox]", "app_apple_id": "1234",
-            ])
+            let gateway = try VerifyDeployment(
+                apple: VerifyDeployment.trustingTestChain.merging(["app_apple_id": "1234"]) { _, added in added })
             defer { gateway.stop() }
             let foreign = try Self.post(
                 "TEST", transaction: nil, environment: "Production", appAppleId: 999, to: gateway)

@@ -12,8 +12,9 @@ extension EndToEnd {
         static func gateway(environments: String = "[Production, Sandbox]", roots: Bool = true) throws
             -> VerifyDeployment
         {
-            var apple = ["environments": environments]
-            if roots { apple["root_certificates"] = "[\"\(testRoot.path)\"]" }
+            var apple = VerifyDeployment.trustingTestChain
+            apple["environments"] = environments
+            if !roots { apple["root_certificates"] = nil }
             return try VerifyDeployment(apple: apple, delivery: "stream")
         }
 

@@ -11,6 +11,15 @@ final class VerifyDeployment: @unchecked Sendable {
 
     static let tokenSecret = "test-token-secret-1b2c3d4e5f"
 
+    /// `apple` keys that trust the test chain's root for signed data (JWS minted by the tests, notifications)
+    /// in Production and Sandbox.
+    static var trustingTestChain: [String: String] {
+        [
+            "environments": "[Production, Sandbox]",
+            "root_certificates": "[\"\(EndToEnd.SignedTransactions.testRoot.path)\"]",
+        ]
+    }
+
     init(
         apple: [String: String] = [:],
         server: [String: String] = [:],
