@@ -1,14 +1,10 @@
 import Foundation
 
 /// Turns thrown errors into the JSON error answers of API.md. Anything that is not a ``GatewayError`` is a
-/// bug or an outage: logged with the request id, answered 500 `internal_error` without details.
+/// bug or an outage: logged with the request id, answered 500 `internal_error` without details. The answer
+/// carries its code, so the thread that finishes the request counts it (`storegate_errors_total`).
 public struct ErrorRenderingMiddleware: GatewayMiddleware {
-    private let metrics: GatewayMetrics?
-
-    /// Counts every error answer by code in `metrics` (`storegate_errors_total`).
-    public init(metrics: GatewayMetrics? = nil) {
-        self.metrics = metrics
-    }
+    public init() {}
 
     public func handle(
         _ request: GatewayRequest,
@@ -18,22 +14,22 @@ public struct ErrorRenderingMiddleware: GatewayMiddleware {
         do {
             return try next(request, context)
         } catch let error as GatewayError {
-            metrics?.errorAnswered(error.code)
             return Self.response(for: error)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(error)", "path": "\(request.path)"])
-            metrics?.errorAnswered(.internalError)
             return Self.response(for: .internalError)
         }
     }
 
     /// The JSON answer for `error`.
     public static func response(for error: GatewayError) -> GatewayResponse {
-        .json(
+        var response = GatewayResponse.json(
             status: error.status,
             Array(error.jsonBody),
             headers: error.headers.map { ($0.name, $0.value) }
         )
+        response.errorCode = error.code
+        return response
     }
 }
 

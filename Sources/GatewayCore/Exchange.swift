@@ -39,7 +39,7 @@ public final class Exchange: Sendable {
         // Mount paths, not request paths: the label set stays as small as the config.
         let routeLabel = route?.path ?? "unrouted"
         counters.record(status: response.status)
-        recorder.record(route: routeLabel, status: response.status, duration: duration)
+        recorder.record(route: routeLabel, status: response.status, duration: duration, error: response.errorCode)
         application.log(self, response: response, route: routeLabel, duration: duration)
     }
 }

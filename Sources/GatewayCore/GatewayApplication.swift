@@ -22,7 +22,7 @@ public final class GatewayApplication: Sendable {
         // errors become JSON, oversized bodies are refused before any route runs.
         self.chain = MiddlewareChain([
             RequestIdMiddleware(),
-            ErrorRenderingMiddleware(metrics: runtime.metrics),
+            ErrorRenderingMiddleware(),
             BodyGuardMiddleware(limit: server.maxBodyBytes),
         ])
     }

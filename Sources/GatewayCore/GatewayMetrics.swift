@@ -12,8 +12,8 @@ public final class GatewayMetrics: Sendable {
     /// Pass as `factory:` to swift-metrics' `Counter`, `Timer`, `Gauge` and `Recorder`.
     public let factory: any MetricsFactory
     let registry: PrometheusCollectorRegistry
-    /// One counter per declared error code, made up front so an answer only looks its counter up.
-    private let errors = Mutex<[ErrorCode: CoreMetrics.Counter]>([:])
+    /// The error codes whose series exist, made up front (at 0) so alerts see them before the first error.
+    private let declared = Mutex<Set<ErrorCode>>([])
     private let saturations: CoreMetrics.Counter
 
     /// Request latency buckets (seconds): from a cached catalog answer to a slow App Store verification.
@@ -32,28 +32,18 @@ public final class GatewayMetrics: Sendable {
     /// Makes the `storegate_errors_total` series of `codes` (at 0), so alerts see them before the first
     /// error. Modules declare the codes they answer when they are built; declaring twice changes nothing.
     public func declare(_ codes: [ErrorCode]) {
-        errors.withLock { errors in
-            for code in codes where errors[code] == nil { errors[code] = makeErrorCounter(code) }
+        declared.withLock { declared in
+            for code in codes where declared.insert(code).inserted { _ = Self.errorCounter(code, factory: factory) }
         }
     }
 
-    private func makeErrorCounter(_ code: ErrorCode) -> CoreMetrics.Counter {
+    /// The `storegate_errors_total` series of `code` (the factory hands every caller the same one).
+    static func errorCounter(_ code: ErrorCode, factory: any MetricsFactory) -> CoreMetrics.Counter {
         CoreMetrics.Counter(label: "storegate_errors_total", dimensions: [("code", code.name)], factory: factory)
     }
 
     /// A recorder for one thread's requests (a worker's, the watchdog's).
     public func makeRecorder() -> RequestRecorder { RequestRecorder(factory: factory) }
-
-    /// Counts an error answer by its code (`ledger_unavailable`, `upstream_unavailable`, ...).
-    public func errorAnswered(_ code: ErrorCode) {
-        let counter = errors.withLock { errors in
-            if let counter = errors[code] { return counter }
-            let made = makeErrorCounter(code)
-            errors[code] = made
-            return made
-        }
-        counter.increment()
-    }
 
     /// Counts one time every worker was found busy, after a time some were not (PHP-FPM's max_children).
     public func workersSaturated() { saturations.increment() }

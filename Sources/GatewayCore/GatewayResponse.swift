@@ -10,6 +10,8 @@ public struct GatewayResponse: Sendable {
     public var file: FileSlice?
     /// Facts for the request's log line that the client never sees, such as `environment` and `product`.
     public var logMetadata: Logger.Metadata = [:]
+    /// The `error.code` of an error answer, counted when the request is finished.
+    public var errorCode: ErrorCode?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], file: FileSlice? = nil)
     {

@@ -1,7 +1,7 @@
 import CoreMetrics
 
-/// Counts and times the requests one thread answers: `storegate_requests_total{route, status}` and
-/// `storegate_request_duration_seconds{route}`.
+/// Counts and times the requests one thread answers: `storegate_requests_total{route, status}`,
+/// `storegate_request_duration_seconds{route}` and, for error answers, `storegate_errors_total{code}`.
 ///
 /// Keeps the metric handles it has used, so after the first request of a route and status it touches only
 /// the shared Prometheus series themselves (an atomic add, a histogram update). Not thread-safe by design:
@@ -10,17 +10,25 @@ import CoreMetrics
 public final class RequestRecorder: @unchecked Sendable {
     private let factory: any MetricsFactory
     private var routes: [String: Route] = [:]
+    private var errors: [ErrorCode: Counter] = [:]
 
     init(factory: any MetricsFactory) {
         self.factory = factory
     }
 
-    /// Records an answered request on `route` (a mount path, or "unrouted").
-    public func record(route path: String, status: Int, duration: Duration) {
+    /// Records an answered request on `route` (a mount path, or "unrouted"), and its error code if it has one.
+    public func record(route path: String, status: Int, duration: Duration, error: ErrorCode? = nil) {
         let route = routes[path] ?? makeRoute(path)
         let counter = route.byStatus[status] ?? makeCounter(route, path, status)
         counter.increment()
         route.latency.recordNanoseconds(duration.nanoseconds)
+        if let error { (errors[error] ?? makeErrorCounter(error)).increment() }
+    }
+
+    private func makeErrorCounter(_ code: ErrorCode) -> Counter {
+        let counter = GatewayMetrics.errorCounter(code, factory: factory)
+        errors[code] = counter
+        return counter
     }
 
     private func makeRoute(_ path: String) -> Route {

@@ -10,7 +10,7 @@ import Testing
         recorder.record(route: "/v1/catalog", status: 304, duration: .microseconds(300))
         // Another thread's recorder adds to the same series.
         metrics.makeRecorder().record(route: "/v1/catalog", status: 200, duration: .milliseconds(30))
-        metrics.errorAnswered(.timeout)
+        recorder.record(route: "/v1/catalog", status: 504, duration: .seconds(30), error: .timeout)
         // A module's code, declared when the module is built, is there at 0 before its first error.
         metrics.declare([ErrorCode("ledger_unavailable")])
         metrics.workersSaturated()
@@ -18,10 +18,11 @@ import Testing
         for line in [
             #"storegate_requests_total{route="/v1/catalog",status="200"} 2"#,
             #"storegate_requests_total{route="/v1/catalog",status="304"} 1"#,
+            #"storegate_requests_total{route="/v1/catalog",status="504"} 1"#,
             #"storegate_request_duration_seconds_bucket{route="/v1/catalog",le="0.001"} 2"#,
             #"storegate_request_duration_seconds_bucket{route="/v1/catalog",le="0.025"} 2"#,
             #"storegate_request_duration_seconds_bucket{route="/v1/catalog",le="0.05"} 3"#,
-            #"storegate_request_duration_seconds_count{route="/v1/catalog"} 3"#,
+            #"storegate_request_duration_seconds_count{route="/v1/catalog"} 4"#,
             #"storegate_errors_total{code="timeout"} 1"#,
             "storegate_saturation_events_total 1",
             "storegate_workers 0.0",
