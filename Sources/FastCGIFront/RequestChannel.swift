@@ -45,7 +45,7 @@ extension RequestChannel {
     /// Writes the head and body of `response` and finishes the answer; false when the client went away.
     @discardableResult
     func send(_ response: GatewayResponse, method: HTTPMethod) -> Bool {
-        var written = ResponseEncoder.head(for: response).withUnsafeBytes(write)
+        var written = ResponseEncoder.withHead(for: response, write)
         if written, ResponseEncoder.sendsBody(response, method: method) {
             if let file = response.file {
                 written = file.stream(write)

@@ -7,37 +7,32 @@ import GatewayCore
 /// Writes the CGI response head (`Status:` line, headers, `Content-Length`) that FastCGI and CGI share,
 /// so both transports answer byte-for-byte alike.
 enum ResponseEncoder {
-    /// The head for `response`. Headers whose name or value holds CR or LF are dropped: they could split
-    /// the response. Sized once and filled with memcpy: this runs for every response.
-    static func head(for response: GatewayResponse) -> [UInt8] {
+    /// Hands `send` the head for `response`, built in a temporary buffer (on the stack for ordinary heads):
+    /// this runs for every response. Headers whose name or value holds CR or LF are dropped: they could split
+    /// the response. `X-Request-Id` comes last.
+    static func withHead<Result>(for response: GatewayResponse, _ send: (UnsafeRawBufferPointer) -> Result)
+        -> Result
+    {
         let known = statusLine(response.status)
         var capacity = (known?.utf8CodeUnitCount ?? 40) + "Content-Length: \r\n\r\n".utf8.count + 20
         for (name, value) in response.headers { capacity += name.utf8.count + value.utf8.count + 4 }
-        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+        if let id = response.requestId { capacity += "X-Request-Id: \r\n".utf8.count + id.utf8.count }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var writer = Writer(cursor: buffer.baseAddress!)
             if let known {
                 writer.put(known)
             } else {
                 writer.put("Status: \(response.status) Status\r\n")
             }
-            for (name, value) in response.headers {
-                let start = writer.cursor
-                writer.put(name)
-                writer.put(": ")
-                writer.put(value)
-                if memchr(start, 13, writer.cursor - start) != nil || memchr(start, 10, writer.cursor - start) != nil {
-                    writer.cursor = start
-                    continue
-                }
-                writer.put("\r\n")
-            }
+            for (name, value) in response.headers { writer.putHeader(name, value) }
+            if let id = response.requestId { writer.putHeader("X-Request-Id", id) }
             if response.status != 304 {
                 writer.put("Content-Length: ")
-                writer.put(String(response.contentLength))
+                writer.put(decimal: response.contentLength)
                 writer.put("\r\n")
             }
             writer.put("\r\n")
-            count = writer.cursor - buffer.baseAddress!
+            return send(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: writer.cursor - buffer.baseAddress!))
         }
     }
 
@@ -48,6 +43,35 @@ enum ResponseEncoder {
         mutating func put(_ text: StaticString) {
             memcpy(cursor, text.utf8Start, text.utf8CodeUnitCount)
             cursor += text.utf8CodeUnitCount
+        }
+
+        /// `name: value` and its line end, or nothing when either holds CR or LF.
+        mutating func putHeader(_ name: String, _ value: String) {
+            let start = cursor
+            put(name)
+            put(": ")
+            put(value)
+            if memchr(start, 13, cursor - start) != nil || memchr(start, 10, cursor - start) != nil {
+                cursor = start
+                return
+            }
+            put("\r\n")
+        }
+
+        /// A non-negative number in decimal digits.
+        mutating func put(decimal value: Int) {
+            var digits = 1
+            var rest = value / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            rest = value
+            for position in stride(from: digits - 1, through: 0, by: -1) {
+                cursor[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            cursor += digits
         }
 
         mutating func put(_ text: String) {

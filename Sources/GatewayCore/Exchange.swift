@@ -35,11 +35,11 @@ public final class Exchange: Sendable {
     /// status route's totals) and the route's metrics through the calling thread's `recorder`, and its log
     /// line when `log.requests` is on or it took longer than `log.slow_request_ms`.
     public func finished(_ response: GatewayResponse, recorder: RequestRecorder, counters: WorkerCounters) {
-        let duration = receivedAt.duration(to: .now)
+        let nanoseconds = Int(receivedAt.duration(to: .now).nanoseconds)
         // Mount paths, not request paths: the label set stays as small as the config.
         let routeLabel = route?.path ?? "unrouted"
         counters.record(status: response.status)
-        recorder.record(route: routeLabel, status: response.status, duration: duration, error: response.errorCode)
-        application.log(self, response: response, route: routeLabel, duration: duration)
+        recorder.record(route: routeLabel, status: response.status, nanoseconds: nanoseconds, error: response.errorCode)
+        application.log(self, response: response, route: routeLabel, nanoseconds: nanoseconds)
     }
 }

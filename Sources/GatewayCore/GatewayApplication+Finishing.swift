@@ -4,17 +4,25 @@ extension GatewayApplication {
     /// The process's metrics, for a front to make its threads' recorders.
     public var metrics: GatewayMetrics { runtime.metrics }
 
-    /// Writes the request's log line when `log.requests` is on or it took longer than `log.slow_request_ms`.
-    func log(_ exchange: Exchange, response: GatewayResponse, route: String, duration: Duration) {
-        let slow = log.slowRequest.map { duration >= $0 } ?? false
+    /// Writes the request's log line when `log.requests` is on or it took longer than `log.slow_request_ms`:
+    /// straight through the process's line handler when the answer adds no fields (the common case), else
+    /// through the logger with the answer's fields merged in. Both carry the fields of ``RequestLineFields``.
+    func log(_ exchange: Exchange, response: GatewayResponse, route: String, nanoseconds: Int) {
+        let slow = nanoseconds >= log.slowNanoseconds
         guard slow || log.requests else { return }
-        var metadata = response.logMetadata
-        metadata["request-id"] = "\(exchange.context.requestId)"
-        metadata["method"] = "\(exchange.request.method.rawValue)"
-        metadata["route"] = "\(route)"
-        metadata["status"] = "\(response.status)"
-        let micros = duration.nanoseconds / 1000
-        metadata["duration_ms"] = "\(micros / 1000).\(String(micros % 1000 + 1000).dropFirst())"
-        runtime.logger.log(level: slow ? .warning : .info, slow ? "slow request" : "request", metadata: metadata)
+        let level: Logger.Level = slow ? .warning : .info
+        let fields = RequestLineFields(
+            exchange: exchange, route: route, status: response.status, nanoseconds: nanoseconds)
+        if let lines = runtime.lines, response.logMetadata.isEmpty {
+            guard level >= lines.logLevel else { return }
+            var line =
+                slow ? LogLine(level: level, message: "slow request") : LogLine(level: level, plainMessage: "request")
+            fields.add(to: &line)
+            line.write()
+        } else {
+            var metadata = response.logMetadata
+            fields.add(to: &metadata)
+            runtime.logger.log(level: level, slow ? "slow request" : "request", metadata: metadata)
+        }
     }
 }

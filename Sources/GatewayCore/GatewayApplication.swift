@@ -9,7 +9,9 @@ public final class GatewayApplication: Sendable {
     public let log: LogSettings
     /// Keys the config file sets that nothing read: typos, or sections of routes that are not enabled.
     public let unusedKeys: [String]
-    private let chain: MiddlewareChain
+    /// The order every request passes through, outermost first: the request id goes on every answer,
+    /// errors become JSON, oversized bodies are refused before any route runs.
+    private let chain: Chained<RequestIdMiddleware, Chained<ErrorRenderingMiddleware, BodyGuardMiddleware>>
     let runtime: GatewayRuntime
 
     init(server: ServerSettings, router: Router, log: LogSettings, unusedKeys: [String], runtime: GatewayRuntime) {
@@ -18,13 +20,8 @@ public final class GatewayApplication: Sendable {
         self.log = log
         self.unusedKeys = unusedKeys
         self.runtime = runtime
-        // The order every request passes through, outermost first: the request id goes on every answer,
-        // errors become JSON, oversized bodies are refused before any route runs.
-        self.chain = MiddlewareChain([
-            RequestIdMiddleware(),
-            ErrorRenderingMiddleware(),
-            BodyGuardMiddleware(limit: server.maxBodyBytes),
-        ])
+        chain = Chained(
+            RequestIdMiddleware(), Chained(ErrorRenderingMiddleware(), BodyGuardMiddleware(limit: server.maxBodyBytes)))
     }
 
     /// The context for a request that has just arrived.
@@ -51,7 +48,7 @@ public final class GatewayApplication: Sendable {
         endpoint: (GatewayRequest, RequestContext) throws -> GatewayResponse
     ) -> GatewayResponse {
         do {
-            return try chain.run(request, context: context, endpoint: endpoint)
+            return try chain.handle(request, context: context, next: endpoint)
         } catch {
             // Only a middleware outside the error renderer can get here.
             context.logger.error("error escaped the middleware chain", metadata: ["error": "\(error)"])

@@ -15,7 +15,9 @@ extension GatewayMetrics {
         if let count = Self.openDescriptors() {
             gauge("process", "open_fds", "", "Open file descriptors").set(Int64(count))
         }
-        return registry.emitToBuffer()
+        var text = registry.emitToBuffer()
+        renderRequestSeries(into: &text)
+        return text
     }
 
     private func gauge(_ namespace: String, _ name: String, _ unit: String, _ help: String) -> Gauge {

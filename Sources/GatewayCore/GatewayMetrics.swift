@@ -15,15 +15,13 @@ public final class GatewayMetrics: Sendable {
     /// The error codes whose series exist, made up front (at 0) so alerts see them before the first error.
     private let declared = Mutex<Set<ErrorCode>>([])
     private let saturations: CoreMetrics.Counter
-
-    /// Request latency buckets (seconds): from a cached catalog answer to a slow App Store verification.
-    static let requestBuckets: [Duration] = [1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000]
-        .map { Duration.microseconds(Int64($0 * 1000)) }
+    /// Every thread's route tallies (the request series), added up when scraped.
+    private let tallies = Mutex<[RouteTally]>([])
 
     public init() {
         registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = Self.requestBuckets
+        factory.defaultDurationHistogramBuckets = RouteTally.bounds.map { .nanoseconds($0) }
         self.factory = factory
         saturations = CoreMetrics.Counter(label: "storegate_saturation_events_total", factory: factory)
         declare(ErrorCode.core)
@@ -43,7 +41,21 @@ public final class GatewayMetrics: Sendable {
     }
 
     /// A recorder for one thread's requests (a worker's, the watchdog's).
-    public func makeRecorder() -> RequestRecorder { RequestRecorder(factory: factory) }
+    public func makeRecorder() -> RequestRecorder { RequestRecorder(metrics: self) }
+
+    /// A new tally of `route` for one thread, included in every scrape from now on.
+    func makeTally(route: String) -> RouteTally {
+        let tally = RouteTally(route: route)
+        tallies.withLock { $0.append(tally) }
+        return tally
+    }
+
+    /// Every route's tallies added up, by route.
+    var requestTotals: [String: RouteTally.Snapshot] {
+        tallies.withLock { tallies in
+            tallies.reduce(into: [:]) { totals, tally in totals[tally.route, default: .init()].add(tally.snapshot) }
+        }
+    }
 
     /// Counts one time every worker was found busy, after a time some were not (PHP-FPM's max_children).
     public func workersSaturated() { saturations.increment() }

@@ -10,32 +10,25 @@ public protocol GatewayMiddleware: Sendable {
     ) throws -> GatewayResponse
 }
 
-/// Middleware in a fixed order around an endpoint. The first element runs first.
-public struct MiddlewareChain: Sendable {
-    public let middleware: [any GatewayMiddleware]
+/// Two middleware in order: `outer` runs first and `inner` is its `next`; nest them for longer chains
+/// (`Chained(a, Chained(b, c))`). Generic rather than a list of existentials, so a chain known when the
+/// gateway is built compiles to direct calls.
+public struct Chained<Outer: GatewayMiddleware, Inner: GatewayMiddleware>: GatewayMiddleware {
+    public let outer: Outer
+    public let inner: Inner
 
-    public init(_ middleware: [any GatewayMiddleware]) {
-        self.middleware = middleware
+    public init(_ outer: Outer, _ inner: Inner) {
+        self.outer = outer
+        self.inner = inner
     }
 
-    /// Runs the request through every middleware and then `endpoint`.
-    public func run(
+    public func handle(
         _ request: GatewayRequest,
         context: RequestContext,
-        endpoint: (GatewayRequest, RequestContext) throws -> GatewayResponse
+        next: (GatewayRequest, RequestContext) throws -> GatewayResponse
     ) throws -> GatewayResponse {
-        try step(0, request, context, endpoint)
-    }
-
-    private func step(
-        _ index: Int,
-        _ request: GatewayRequest,
-        _ context: RequestContext,
-        _ endpoint: (GatewayRequest, RequestContext) throws -> GatewayResponse
-    ) throws -> GatewayResponse {
-        guard index < middleware.count else { return try endpoint(request, context) }
-        return try middleware[index].handle(request, context: context) { request, context in
-            try step(index + 1, request, context, endpoint)
+        try outer.handle(request, context: context) { request, context in
+            try inner.handle(request, context: context, next: next)
         }
     }
 }

@@ -18,17 +18,27 @@ public struct GatewayRequest: Sendable {
     public var path: String
     /// The query string without the leading `?`, possibly empty.
     public var query: String
-    /// `(CGI name, value)` pairs for every `HTTP_*` parameter.
-    public var headers: [(name: String, value: String)]
+    /// Every `HTTP_*` parameter (and `CONTENT_TYPE`, as `HTTP_CONTENT_TYPE`).
+    public var headers: RequestHeaders
     public var body: Body
     /// The client's address as the web server saw it (`REMOTE_ADDR`), if given.
     public var remoteAddress: String?
+
+    /// A request with `headers` as `(CGI name, value)` pairs, such as `("HTTP_IF_NONE_MATCH", "\"v1\"")`.
+    public init(
+        method: HTTPMethod, path: String, query: String = "", headers: [(name: String, value: String)],
+        body: Body = .complete([]), remoteAddress: String? = nil
+    ) {
+        self.init(
+            method: method, path: path, query: query, headers: RequestHeaders(headers), body: body,
+            remoteAddress: remoteAddress)
+    }
 
     public init(
         method: HTTPMethod,
         path: String,
         query: String = "",
-        headers: [(name: String, value: String)] = [],
+        headers: RequestHeaders = RequestHeaders(),
         body: Body = .complete([]),
         remoteAddress: String? = nil
     ) {
@@ -41,33 +51,5 @@ public struct GatewayRequest: Sendable {
     }
 
     /// The value of a request header, looked up by its HTTP name (`If-None-Match`), case-insensitively.
-    public func header(_ name: String) -> String? {
-        headers.first { Self.isCGIName($0.name, of: name) }?.value
-    }
-
-    /// Whether `cgiName` (`HTTP_IF_NONE_MATCH`) is the CGI form of header `name` (`If-None-Match`).
-    /// Compares bytes in place: this runs for every header lookup of every request.
-    static func isCGIName(_ cgiName: String, of name: String) -> Bool {
-        guard cgiName.utf8.count == name.utf8.count + 5 else { return false }
-        var cgiName = cgiName
-        var name = name
-        return cgiName.withUTF8 { cgi in
-            name.withUTF8 { header in
-                guard cgi[0] == UInt8(ascii: "H"), cgi[1] == UInt8(ascii: "T"), cgi[2] == UInt8(ascii: "T"),
-                    cgi[3] == UInt8(ascii: "P"), cgi[4] == UInt8(ascii: "_")
-                else { return false }
-                for index in 0..<header.count {
-                    let byte = header[index]
-                    let expected: UInt8 =
-                        switch byte {
-                        case UInt8(ascii: "-"): UInt8(ascii: "_")
-                        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 32
-                        default: byte
-                        }
-                    if cgi[index + 5] != expected { return false }
-                }
-                return true
-            }
-        }
-    }
+    public func header(_ name: String) -> String? { headers.value(named: name) }
 }

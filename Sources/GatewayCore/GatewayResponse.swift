@@ -10,6 +10,8 @@ public struct GatewayResponse: Sendable {
     public var file: FileSlice?
     /// Facts for the request's log line that the client never sees, such as `environment` and `product`.
     public var logMetadata: Logger.Metadata = [:]
+    /// Sent as `X-Request-Id`, after `headers`; the request-id middleware sets it on every answer.
+    public var requestId: String?
     /// The `error.code` of an error answer, counted when the request is finished.
     public var errorCode: ErrorCode?
 
@@ -29,7 +31,7 @@ public struct GatewayResponse: Sendable {
         -> GatewayResponse
     {
         var all: [(name: String, value: String)] = []
-        all.reserveCapacity(headers.count + 2)  // and the request id, added on the way out
+        all.reserveCapacity(headers.count + 1)
         all.append(("Content-Type", "application/json"))
         all.append(contentsOf: headers)
         return GatewayResponse(status: status, headers: all, body: body)

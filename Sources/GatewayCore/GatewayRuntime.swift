@@ -8,6 +8,9 @@ public struct GatewayRuntime: Sendable {
     /// The log level loads set; shared with the process's log handlers.
     public let logControl: LogControl
     public let requestIds: RequestIdGenerator
+    /// `logger`'s handler when it is a ``LineLogHandler`` with no fields of its own: request lines are then
+    /// written through it directly, without swift-log's metadata dictionaries.
+    let lines: LineLogHandler?
 
     public init(
         stats: GatewayStats,
@@ -21,5 +24,6 @@ public struct GatewayRuntime: Sendable {
         self.logger = logger
         self.logControl = logControl
         self.requestIds = requestIds
+        lines = (logger.handler as? LineLogHandler).flatMap { $0.addsNoFields ? $0 : nil }
     }
 }

@@ -34,23 +34,20 @@ public final class GatewayStats: Sendable {
     }
 }
 
-/// One worker's counters. Written by that worker (and by the watchdog when it answers for it).
+/// One worker's counters. Written by that worker (and by the watchdog when it answers for it, while the
+/// worker waits on its handler), read by the status route: atomics, so counting takes no lock.
 public final class WorkerCounters: Sendable {
-    private struct State {
-        var busy = false
-        var byStatus: [Int: Int] = [:]
-    }
-
-    private let state = Mutex(State())
+    private let busy = Atomic<Bool>(false)
+    private let statuses = StatusCounts()
     /// Keeps the next worker's counters off this one's cache line.
     private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 
     /// Marks the worker busy or idle.
-    public func setBusy(_ busy: Bool) { state.withLock { $0.busy = busy } }
+    public func setBusy(_ busy: Bool) { self.busy.store(busy, ordering: .relaxed) }
 
     /// Counts one answered request.
-    public func record(status: Int) { state.withLock { $0.byStatus[status, default: 0] += 1 } }
+    public func record(status: Int) { statuses.add(status) }
 
-    var isBusy: Bool { state.withLock { $0.busy } }
-    var byStatus: [Int: Int] { state.withLock { $0.byStatus } }
+    var isBusy: Bool { busy.load(ordering: .relaxed) }
+    var byStatus: [Int: Int] { statuses.all }
 }

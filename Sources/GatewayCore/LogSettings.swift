@@ -9,13 +9,18 @@ public struct LogSettings: Sendable, Equatable {
     public var requests: Bool
     /// Requests slower than this are logged at warning even when `requests` is off (`slow_request_ms`;
     /// 0 turns it off).
-    public var slowRequest: Duration?
+    public var slowRequest: Duration? { didSet { slowNanoseconds = Self.nanoseconds(slowRequest) } }
+    /// `slowRequest` as the request path compares it, worked out once.
+    private(set) var slowNanoseconds: Int
 
     public init(level: Logger.Level, requests: Bool, slowRequest: Duration?) {
         self.level = level
         self.requests = requests
         self.slowRequest = slowRequest
+        slowNanoseconds = Self.nanoseconds(slowRequest)
     }
+
+    private static func nanoseconds(_ limit: Duration?) -> Int { limit.map { Int($0.nanoseconds) } ?? .max }
 
     /// Reads the `log` scope, recording problems in `reader`.
     public init(_ reader: ConfigReader) {
@@ -28,5 +33,6 @@ public struct LogSettings: Sendable, Equatable {
         requests = reader.bool("requests", default: true)
         let slowMilliseconds = reader.int("slow_request_ms", default: 1000, in: 0...3_600_000)
         slowRequest = slowMilliseconds > 0 ? .milliseconds(slowMilliseconds) : nil
+        slowNanoseconds = Self.nanoseconds(slowRequest)
     }
 }

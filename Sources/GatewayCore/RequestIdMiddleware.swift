@@ -8,7 +8,7 @@ public struct RequestIdMiddleware: GatewayMiddleware {
         next: (GatewayRequest, RequestContext) throws -> GatewayResponse
     ) throws -> GatewayResponse {
         var response = try next(request, context)
-        response.headers.append(("X-Request-Id", context.requestId))
+        response.requestId = context.requestId
         return response
     }
 }

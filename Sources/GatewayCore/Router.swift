@@ -25,13 +25,16 @@ public struct Router: Sendable {
 
     /// Every mounted route, in config order.
     public let routes: [Route]
-    private let exact: [String: Route]
+    /// Routes by exact path, first mount of a path only. Scanned, not hashed: a config mounts a handful, and
+    /// comparing short strings costs less than hashing one.
+    private let exact: [Route]
     /// Subpath routes, longest path first, so the most specific mount wins.
     private let prefixed: [(prefix: String, route: Route)]
 
     public init(routes: [Route]) {
         self.routes = routes
-        exact = Dictionary(routes.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        var seen = Set<String>()
+        exact = routes.filter { seen.insert($0.path).inserted }
         prefixed = routes.filter(\.servesSubpaths)
             .map { (prefix: $0.path.hasSuffix("/") ? $0.path : $0.path + "/", route: $0) }
             .sorted { $0.prefix.count > $1.prefix.count }
@@ -39,7 +42,7 @@ public struct Router: Sendable {
 
     /// The route that serves `path`, if any.
     public func route(for path: String) -> Route? {
-        if let route = exact[path] { return route }
+        for route in exact where route.path == path { return route }
         return prefixed.first { path.hasPrefix($0.prefix) }?.route
     }
 

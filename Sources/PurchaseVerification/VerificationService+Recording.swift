@@ -10,7 +10,8 @@ extension VerificationService {
         case duplicate
     }
 
-    /// Records verified `purchases` in the ledger and works out their entitlements.
+    /// Records verified `purchases` in the ledger (unless this service committed them before, unchanged) and
+    /// works out their entitlements.
     func record(_ purchases: StorePurchases, source: LedgerSource, context: RequestContext) throws(GatewayError)
         -> VerifiedPurchases
     {
@@ -19,11 +20,17 @@ extension VerificationService {
         let rows = EntitlementRules.ledgerTransactions(
             purchases.transactions, environment: purchases.environment, bundleId: purchases.bundleId,
             catalog: catalog)
+        let batch = LedgerBatch(transactions: rows, source: source, requestId: context.requestId)
         let outcome: RecordOutcome
-        do {
-            outcome = try ledger.record(LedgerBatch(transactions: rows, source: source, requestId: context.requestId))
-        } catch {
-            throw error.answer("the ledger could not record verified transactions", logger: logger)
+        if committed.containsUnchanged(rows) {
+            outcome = RecordOutcome(recorded: 0, known: batch.purchases.count)
+        } else {
+            do {
+                outcome = try ledger.record(batch)
+            } catch {
+                throw error.answer("the ledger could not record verified transactions", logger: logger)
+            }
+            committed.remember(rows)
         }
         let entitlements = EntitlementRules.entitlements(from: purchases.transactions, catalog: catalog, now: Date())
         logger.info(

@@ -12,6 +12,8 @@ public final class VerificationService: Sendable {
     let tokens: DownloadTokens?
     let catalog: Catalog
     let ledger: any PurchaseLedger
+    /// What this service committed, so an answer that brings nothing new costs no write.
+    let committed = CommittedTransactions()
 
     init(backends: [any VerificationBackend], tokens: DownloadTokens?, catalog: Catalog, ledger: any PurchaseLedger) {
         self.backends = backends

@@ -6,6 +6,7 @@
 # nginx's params (one connection each, as nginx without keep-alive), and the count is dumped.
 # valgrind 3.19 cannot read the Swift toolchain's DWARF 5, so it runs a `strip --strip-debug` copy.
 # Usage: Tests/Benchmarks/instructions.sh [REQUESTS, default 1000]
+# With KEEP=DIR the callgrind profiles are kept there, for `callgrind_annotate --inclusive=yes DIR/NAME.callgrind.*`.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 requests="${1:-1000}"
@@ -61,6 +62,7 @@ logged=$(count "$run/logged.sock" logged "${gateway_environment[@]}" STOREGATE_S
     -- "$run/storegate" serve --config "$top/deploy/storegate.yaml")
 quiet=$(count "$run/quiet.sock" quiet "${gateway_environment[@]}" STOREGATE_SERVER_LISTEN="$run/quiet.sock" \
     STOREGATE_LOG_REQUESTS=false -- "$run/storegate" serve --config "$top/deploy/storegate.yaml")
+if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp "$run"/*.callgrind.* "$KEEP"/; fi
 grep -q 'route=/v1/catalog' "$run/logged.log" || { echo "the logged run wrote no request lines" >&2; exit 1; }
 
 row() { printf '| %-44s | %12s | %5s |\n' "$1" "$2" "$3"; }

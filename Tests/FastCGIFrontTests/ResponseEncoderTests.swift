@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ResponseEncoderTests {
     private func head(_ response: GatewayResponse) -> String {
-        String(decoding: ResponseEncoder.head(for: response), as: UTF8.self)
+        ResponseEncoder.withHead(for: response) { String(decoding: $0, as: UTF8.self) }
     }
 
     @Test func writesStatusHeadersAndLength() {

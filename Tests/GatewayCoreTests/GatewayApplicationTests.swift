@@ -41,7 +41,7 @@ struct GreetingHandler: GatewayHandler {
         let response = application.exchange(for: request).respond()
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self) == "\"hi\"")
-        #expect(response.header("X-Request-Id") == "abc")
+        #expect(response.requestId == "abc")
     }
 
     @Test func reportsEveryProblemOfTheLoad() {
@@ -76,7 +76,7 @@ struct GreetingHandler: GatewayHandler {
         #expect(
             String(decoding: missing.body, as: UTF8.self)
                 == #"{"error":{"code":"not_found","message":"No such route."}}"#)
-        #expect(missing.header("X-Request-Id") != nil)
+        #expect(missing.requestId != nil)
         #expect(answer(GatewayRequest(method: .get, path: "/hello", query: "fail")).status == 500)
         #expect(answer(GatewayRequest(method: .get, path: "/hello", body: .tooLarge(declaredLength: 9))).status == 413)
         #expect(answer(GatewayRequest(method: .get, path: "/hello", body: .malformed("short"))).status == 400)
@@ -87,6 +87,6 @@ struct GreetingHandler: GatewayHandler {
         let request = GatewayRequest(method: .get, path: "/hello", headers: [("HTTP_X_REQUEST_ID", "late")])
         let response = application.exchange(for: request).respond(failingWith: .timeout)
         #expect(response.status == 504)
-        #expect(response.header("X-Request-Id") == "late")
+        #expect(response.requestId == "late")
     }
 }

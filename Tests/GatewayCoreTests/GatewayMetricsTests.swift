@@ -6,11 +6,11 @@ import Testing
     @Test func requestsAreCountedAndTimedPerRouteAndStatus() {
         let metrics = GatewayMetrics()
         let recorder = metrics.makeRecorder()
-        recorder.record(route: "/v1/catalog", status: 200, duration: .microseconds(700))
-        recorder.record(route: "/v1/catalog", status: 304, duration: .microseconds(300))
+        recorder.record(route: "/v1/catalog", status: 200, nanoseconds: 700_000)
+        recorder.record(route: "/v1/catalog", status: 304, nanoseconds: 300_000)
         // Another thread's recorder adds to the same series.
-        metrics.makeRecorder().record(route: "/v1/catalog", status: 200, duration: .milliseconds(30))
-        recorder.record(route: "/v1/catalog", status: 504, duration: .seconds(30), error: .timeout)
+        metrics.makeRecorder().record(route: "/v1/catalog", status: 200, nanoseconds: 30_000_000)
+        recorder.record(route: "/v1/catalog", status: 504, nanoseconds: 30_000_000_000, error: .timeout)
         // A module's code, declared when the module is built, is there at 0 before its first error.
         metrics.declare([ErrorCode("ledger_unavailable")])
         metrics.workersSaturated()

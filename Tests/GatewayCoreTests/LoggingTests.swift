@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Testing
 
@@ -16,18 +17,24 @@ import Testing
         ("bell\u{07}", #""bell\u0007""#),
     ])
     func valuesNeverStartANewFieldOrLine(_ value: String, _ rendered: String) {
-        var line: [UInt8] = []
-        LineLogHandler.appendQuoted(value, to: &line)
-        #expect(String(decoding: line, as: UTF8.self) == rendered)
+        var line = LogLine(level: .info, message: "m")
+        line.add("key", value)
+        #expect(line.text.hasSuffix(" level=info msg=m key=\(rendered)"), "\(line.text)")
     }
 
-    @Test func timestampsAreUTCWithMilliseconds() {
-        var line: [UInt8] = []
-        LineLogHandler.appendTimestamp(to: &line)
-        let stamp = String(decoding: line, as: UTF8.self)
-        #expect(stamp.count == 24, "\(stamp)")
-        #expect(stamp.hasPrefix("20"))
-        #expect(stamp.hasSuffix("Z") && stamp.dropFirst(10).hasPrefix("T"))
+    @Test(arguments: [0, 951_782_400, 1_709_164_799, 1_764_547_200, 1_795_000_123, 4_107_542_400, -86_401])
+    func timestampsAreUTCWithMillisecondsAsGmtimeSaysThem(_ seconds: Int) {
+        let line = [UInt8](unsafeUninitializedCapacity: 24) { stamp, count in
+            LogLine.writeTimestamp(seconds: seconds, milliseconds: 7, at: stamp.baseAddress!)
+            count = 24
+        }
+        var time = seconds
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let expected = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.007Z", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+            parts.tm_hour, parts.tm_min, parts.tm_sec)
+        #expect(String(decoding: line, as: UTF8.self) == expected)
     }
 
     @Test func theSharedLevelAppliesUnlessALoggerSetsItsOwn() {

@@ -27,8 +27,8 @@ final class Trail: Sendable {
 @Suite struct MiddlewareChainTests {
     @Test func runsInListedOrderAroundTheEndpoint() throws {
         let trail = Trail()
-        let chain = MiddlewareChain([Tracing(name: "a", trail: trail), Tracing(name: "b", trail: trail)])
-        let response = try chain.run(GatewayRequest(method: .get, path: "/"), context: testContext) { _, _ in
+        let chain = Chained(Tracing(name: "a", trail: trail), Tracing(name: "b", trail: trail))
+        let response = try chain.handle(GatewayRequest(method: .get, path: "/"), context: testContext) { _, _ in
             trail.add("endpoint")
             return GatewayResponse(status: 204)
         }

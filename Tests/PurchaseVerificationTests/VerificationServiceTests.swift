@@ -3,6 +3,7 @@ import GatewayCore
 import Logging
 import ProductCatalog
 import PurchaseLedger
+import Synchronization
 import Testing
 
 @_spi(VerifierBackends) @testable import PurchaseVerification
@@ -91,6 +92,44 @@ import Testing
         }
     }
 
+    @Test func anAnswerThatBringsNothingNewCostsNoWriteTransaction() throws {
+        let ledger = WriteCountingLedger(try Self.service(backends: []).ledger)
+        let service = VerificationService(
+            backends: [], tokens: nil, catalog: try Self.service(backends: []).catalog, ledger: ledger)
+        let purchase = StorePurchases(
+            status: 0, environment: "Production", bundleId: "com.example",
+            transactions: [Self.transaction("p1", id: "51"), Self.transaction("p2", id: "52")])
+        #expect(
+            try service.record(purchase, source: .verify, context: context).recorded == .init(recorded: 2, known: 0))
+        let firstSeen = try ledger.purchases(environment: "Production", originalTransactionId: "51").map(\.lastSeen)
+        // The same transactions again (a cached verify, a restore): answered as known, nothing written.
+        #expect(
+            try service.record(purchase, source: .verify, context: context).recorded == .init(recorded: 0, known: 2))
+        #expect(
+            try service.record(purchase, source: .restoreSync, context: context).recorded
+                == .init(recorded: 0, known: 2))
+        #expect(ledger.writes == 1)
+        #expect(
+            try ledger.purchases(environment: "Production", originalTransactionId: "51").map(\.lastSeen) == firstSeen)
+        // One changed transaction (refunded) or one more makes it a write again.
+        let refunded = PurchaseTransaction(
+            transactionId: "51", originalTransactionId: "51", productId: "p1", webOrderLineItemId: nil,
+            purchaseDate: nil, expiresDate: nil, cancellationDate: Date(), quantity: 1)
+        _ = try service.record(
+            StorePurchases(status: 0, environment: "Production", bundleId: "com.example", transactions: [refunded]),
+            source: .verify, context: context)
+        #expect(ledger.writes == 2)
+        #expect(
+            try ledger.purchases(environment: "Production", originalTransactionId: "51").first?.cancellationDate != nil)
+        // A sandbox transaction with the same id is another transaction.
+        _ = try service.record(
+            StorePurchases(
+                status: 0, environment: "Sandbox", bundleId: "com.example",
+                transactions: [Self.transaction("p1", id: "51")]),
+            source: .verify, context: context)
+        #expect(ledger.writes == 3)
+    }
+
     @Test func verifiedPurchasesCarryTokensOnlyForProductsWithContent() throws {
         let service = try Self.service(backends: [GrantBackend()])
         let verified = try service.verify(.downloadToken("grant:p1"), source: .verify, context: context)
@@ -144,4 +183,37 @@ private struct GrantBackend: VerificationBackend {
             status: 0, environment: "Sandbox", bundleId: "com.example",
             transactions: [VerificationServiceTests.transaction(product, id: "t-\(product)")])
     }
+}
+
+/// A ledger that counts its write transactions for purchases.
+private final class WriteCountingLedger: PurchaseLedger {
+    private let base: any PurchaseLedger
+    private let count = Mutex(0)
+
+    init(_ base: any PurchaseLedger) { self.base = base }
+
+    var writes: Int { count.withLock { $0 } }
+
+    func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome {
+        count.withLock { $0 += 1 }
+        return try base.record(batch)
+    }
+
+    func recordNotification(_ notification: LedgerNotification) throws(LedgerError) -> Bool {
+        try base.recordNotification(notification)
+    }
+
+    func recordDelivery(_ delivery: Delivery) throws(LedgerError) { try base.recordDelivery(delivery) }
+
+    func deliveries(environment: String, originalTransactionId: String) throws(LedgerError) -> [Delivery] {
+        try base.deliveries(environment: environment, originalTransactionId: originalTransactionId)
+    }
+
+    func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase] {
+        try base.purchases(environment: environment, originalTransactionId: originalTransactionId)
+    }
+
+    func counts() throws(LedgerError) -> LedgerCounts { try base.counts() }
+
+    func checkHealth() throws(LedgerError) { try base.checkHealth() }
 }

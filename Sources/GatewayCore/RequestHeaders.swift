@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A request's HTTP headers under their CGI names (`HTTP_IF_NONE_MATCH`), as web servers pass them, packed in
+/// one buffer: a request costs one allocation for all its headers, and a header becomes a `String` only when
+/// a handler asks for it. Immutable once made. Each entry is the name's and the value's byte counts, then their bytes.
+public struct RequestHeaders: Sendable {
+    private var bytes: [UInt8] = []
+
+    public init() {}
+
+    /// `(CGI name, value)` pairs, such as `("HTTP_IF_NONE_MATCH", "\"v1\"")`.
+    public init(_ pairs: [(name: String, value: String)]) {
+        let byteCount = pairs.reduce(0) {
+            $0 + Self.entryByteCount(name: $1.name.utf8.count, value: $1.value.utf8.count)
+        }
+        self.init(byteCount: byteCount) { writer in
+            for (name, value) in pairs {
+                var name = name
+                var value = value
+                name.withUTF8 { name in
+                    value.withUTF8 {
+                        writer.append(cgiName: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer($0))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Headers written in place by `fill`, whose entries take exactly `byteCount` bytes (the sum of
+    /// ``entryByteCount(name:value:)``): one allocation, no growth.
+    public init(byteCount: Int, _ fill: (inout Writer) -> Void) {
+        guard byteCount > 0 else { return }
+        bytes = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
+            var writer = Writer(buffer: UnsafeMutableRawBufferPointer(buffer))
+            fill(&writer)
+            precondition(writer.offset == byteCount, "header entries do not add up to the byte count given")
+            count = byteCount
+        }
+    }
+
+    /// The bytes one header takes: its name's and value's byte counts, then both.
+    public static func entryByteCount(name: Int, value: Int) -> Int { 8 + name + value }
+
+    /// Writes entries into the room ``init(byteCount:_:)`` made.
+    public struct Writer: ~Copyable {
+        fileprivate let buffer: UnsafeMutableRawBufferPointer
+        fileprivate var offset = 0
+
+        /// Adds a header under its CGI name.
+        public mutating func append(cgiName name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+            let entry = entryByteCount(name: name.count, value: value.count)
+            precondition(offset + entry <= buffer.count, "more header bytes than the byte count given")
+            buffer.storeBytes(
+                of: UInt32(truncatingIfNeeded: name.count).littleEndian, toByteOffset: offset, as: UInt32.self)
+            buffer.storeBytes(
+                of: UInt32(truncatingIfNeeded: value.count).littleEndian, toByteOffset: offset + 4, as: UInt32.self)
+            if let base = name.baseAddress { memcpy(buffer.baseAddress! + offset + 8, base, name.count) }
+            if let base = value.baseAddress { memcpy(buffer.baseAddress! + offset + 8 + name.count, base, value.count) }
+            offset += entry
+        }
+    }
+
+    /// The value of the first header called `name` (`If-None-Match`), compared case-insensitively.
+    public func value(named name: String) -> String? {
+        var name = name
+        return name.withUTF8 { name in
+            bytes.withUnsafeBytes { entries -> String? in
+                var offset = 0
+                while offset + 8 <= entries.count {
+                    let nameCount = Int(
+                        UInt32(littleEndian: entries.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                    let valueCount = Int(
+                        UInt32(littleEndian: entries.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
+                    let nameStart = offset + 8
+                    let valueStart = nameStart + nameCount
+                    offset = valueStart + valueCount
+                    guard Self.isCGIName(UnsafeRawBufferPointer(rebasing: entries[nameStart..<valueStart]), of: name)
+                    else { continue }
+                    return String(
+                        decoding: UnsafeRawBufferPointer(rebasing: entries[valueStart..<offset]), as: UTF8.self)
+                }
+                return nil
+            }
+        }
+    }
+
+    /// Whether `cgiName` (`HTTP_IF_NONE_MATCH`) is the CGI form of header `name` (`If-None-Match`).
+    static func isCGIName(_ cgiName: UnsafeRawBufferPointer, of name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard cgiName.count == name.count + 5, memcmp(cgiName.baseAddress!, "HTTP_", 5) == 0 else { return false }
+        for index in 0..<name.count {
+            let byte = name[index]
+            let expected: UInt8 =
+                switch byte {
+                case UInt8(ascii: "-"): UInt8(ascii: "_")
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 32
+                default: byte
+                }
+            if cgiName[index + 5] != expected { return false }
+        }
+        return true
+    }
+}

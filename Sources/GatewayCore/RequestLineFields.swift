@@ -1,0 +1,38 @@
+import Logging
+
+/// Somewhere a log line's fields go: a ``LogLine`` being built, or swift-log metadata.
+protocol LogFields: ~Copyable {
+    /// Adds `key` (one plain word) with a text value.
+    mutating func add(plain key: StaticString, _ value: String)
+    /// Adds `key` (one plain word) with a non-negative number written with `fractionDigits` decimals.
+    mutating func add(plain key: StaticString, _ value: Int, fractionDigits: Int)
+}
+
+extension Logger.Metadata: LogFields {
+    mutating func add(plain key: StaticString, _ value: String) { self["\(key)"] = "\(value)" }
+
+    mutating func add(plain key: StaticString, _ value: Int, fractionDigits: Int) {
+        self["\(key)"] = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            let count = LogLine.writeDecimal(value, fractionDigits: fractionDigits, at: text.baseAddress!)
+            return "\(String(decoding: text[..<count], as: UTF8.self))"
+        }
+    }
+}
+
+/// The fields of a request's log line, in key order: `duration_ms`, `method`, `request-id`, `route`,
+/// `status`. Written straight into a ``LogLine`` on the request path, or into swift-log metadata (where they
+/// win over an answer's own fields of the same name) when the line goes through a logger.
+struct RequestLineFields {
+    let exchange: Exchange
+    let route: String
+    let status: Int
+    let nanoseconds: Int
+
+    func add<Fields: LogFields & ~Copyable>(to fields: inout Fields) {
+        fields.add(plain: "duration_ms", nanoseconds / 1000, fractionDigits: 3)
+        fields.add(plain: "method", exchange.request.method.rawValue)
+        fields.add(plain: "request-id", exchange.context.requestId)
+        fields.add(plain: "route", route)
+        fields.add(plain: "status", status, fractionDigits: 0)
+    }
+}
