@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Verify benchmark, in one run on one nginx (1 worker, kept FastCGI connections):
 #   1. /v1/catalog (the reference),
-#   2. /v1/verify, cached: one receipt over and over (the verdict cache answers; the ledger is still written),
+#   2. /v1/verify, cached: one receipt over and over (the verdict cache answers; the ledger, which already
+#      holds its transactions unchanged, is not written),
 #   3. /v1/verify, cold: a new receipt per request (an Apple call to the instant stand-in + a new ledger row),
 # each with CONNECTIONS connections, ROUNDS interleaved rounds, medians; ratios against the catalog. Then
 #   4. the catalog's p99 with 16 connections, alone and while 200 verifies wait on a 2-second Apple.

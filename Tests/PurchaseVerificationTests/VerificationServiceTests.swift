@@ -81,12 +81,7 @@ import Testing
             try service.entitlement(to: "p1", for: request(token: token.token + "x"), context: context)
         }
         // A refund recorded after the token was issued blocks it.
-        let refunded = PurchaseTransaction(
-            transactionId: "41", originalTransactionId: "41", productId: "p1", webOrderLineItemId: nil,
-            purchaseDate: nil, expiresDate: nil, cancellationDate: Date(), quantity: 1)
-        _ = try service.record(
-            StorePurchases(status: 0, environment: "Production", bundleId: "com.example", transactions: [refunded]),
-            source: .notification, context: context)
+        try Self.recordRefund(of: "p1", id: "41", in: service, source: .notification, context: context)
         #expect(throws: GatewayError.notEntitled) {
             try service.entitlement(to: "p1", for: request(token: token.token), context: context)
         }
@@ -112,12 +107,7 @@ import Testing
         #expect(
             try ledger.purchases(environment: "Production", originalTransactionId: "51").map(\.lastSeen) == firstSeen)
         // One changed transaction (refunded) or one more makes it a write again.
-        let refunded = PurchaseTransaction(
-            transactionId: "51", originalTransactionId: "51", productId: "p1", webOrderLineItemId: nil,
-            purchaseDate: nil, expiresDate: nil, cancellationDate: Date(), quantity: 1)
-        _ = try service.record(
-            StorePurchases(status: 0, environment: "Production", bundleId: "com.example", transactions: [refunded]),
-            source: .verify, context: context)
+        try Self.recordRefund(of: "p1", id: "51", in: service, source: .verify, context: context)
         #expect(ledger.writes == 2)
         #expect(
             try ledger.purchases(environment: "Production", originalTransactionId: "51").first?.cancellationDate != nil)
@@ -141,6 +131,18 @@ import Testing
             .issuingTokens(service.tokens, catalog: service.catalog)
         #expect(plain.entitlements.map(\.productId) == ["p3"])
         #expect(plain.entitlements.first?.downloadToken == nil)
+    }
+
+    /// Records a refund of purchase `id` of `product`, as a notification or a later verify would.
+    static func recordRefund(
+        of product: String, id: String, in service: VerificationService, source: LedgerSource, context: RequestContext
+    ) throws {
+        let refunded = PurchaseTransaction(
+            transactionId: id, originalTransactionId: id, productId: product, webOrderLineItemId: nil,
+            purchaseDate: nil, expiresDate: nil, cancellationDate: Date(), quantity: 1)
+        _ = try service.record(
+            StorePurchases(status: 0, environment: "Production", bundleId: "com.example", transactions: [refunded]),
+            source: source, context: context)
     }
 
     static func transaction(_ product: String, id: String) -> PurchaseTransaction {
