@@ -8,7 +8,10 @@ let handlers: [(name: String, dependencies: [Target.Dependency])] = [
     ("CatalogHandler", ["GatewayCore", "ProductCatalog"]),
     (
         "DownloadHandler",
-        ["GatewayCore", "ProductCatalog", "PurchaseVerification", .product(name: "CoreMetrics", package: "swift-metrics")]
+        [
+            "GatewayCore", "ProductCatalog", "PurchaseVerification",
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+        ]
     ),
     ("MetricsHandler", ["GatewayCore"]),
     ("NotificationsHandler", ["GatewayCore", "PurchaseVerification"]),
@@ -133,7 +136,12 @@ let package = Package(
             swiftSettings: strict,
             plugins: ["HandlerRegistryPlugin"]
         ),
-        .executableTarget(name: "storegate", dependencies: ["StoreGateApp"], swiftSettings: strict),
+        // mimalloc replaces glibc's malloc in the binary: libfcgi makes about 33 allocations per request and
+        // glibc's per-thread cache overflows on them (README, Performance). apt libmimalloc-dev.
+        .executableTarget(
+            name: "storegate", dependencies: ["StoreGateApp"], swiftSettings: strict,
+            linkerSettings: [.linkedLibrary("mimalloc")]
+        ),
         .executableTarget(name: "HandlerRegistryGenerator", swiftSettings: strict),
         .plugin(name: "HandlerRegistryPlugin", capability: .buildTool(), dependencies: ["HandlerRegistryGenerator"]),
 
@@ -141,7 +149,8 @@ let package = Package(
         .target(
             name: "TestbedHandlers",
             dependencies: [
-                "GatewayCore", "PurchaseVerification", "AppStoreReceipts", .product(name: "Crypto", package: "swift-crypto"),
+                "GatewayCore", "PurchaseVerification", "AppStoreReceipts",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/Support/TestbedHandlers",
             swiftSettings: strict
@@ -160,7 +169,8 @@ let package = Package(
         .testTarget(
             name: "SealTests", dependencies: ["PurchaseVerification", "DownloadHandler"], swiftSettings: strict),
         .testTarget(
-            name: "PurchaseVerificationTests", dependencies: ["PurchaseVerification", "ProductCatalog", "PurchaseLedger"],
+            name: "PurchaseVerificationTests",
+            dependencies: ["PurchaseVerification", "ProductCatalog", "PurchaseLedger"],
             swiftSettings: strict
         ),
         // Apple's signed-data vectors and JWS minted from the test chain, for unit and end-to-end tests.
@@ -173,6 +183,11 @@ let package = Package(
             path: "Tests/Support/SignedTestData",
             exclude: ["Vectors"],
             swiftSettings: strict
+        ),
+        // Verifications per second per core, without a request around them (Tests/Benchmarks/verification-cpu.sh).
+        .executableTarget(
+            name: "storegate-verification-cpu", dependencies: ["AppStoreSignedData", "SignedTestData"],
+            path: "Tests/Benchmarks/VerificationCPU", swiftSettings: strict
         ),
         .testTarget(
             name: "AppStoreSignedDataTests", dependencies: ["AppStoreSignedData", "SignedTestData"],

@@ -4,7 +4,7 @@
 # PostgreSQL, real storegate processes on loopback).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libfcgi-dev libfcgi-bin libsqlite3-dev libpq-dev postgresql nginx spawn-fcgi pkg-config)
+packages=(libfcgi-dev libmimalloc-dev libfcgi-bin libsqlite3-dev libpq-dev postgresql nginx spawn-fcgi pkg-config)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")

@@ -28,6 +28,7 @@ if [ "${1:-}" = stop ]; then stop; echo "stopped"; exit 0; fi
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 pkg-config --exists fcgi 2>/dev/null || missing+=(libfcgi-dev)
+[ -e /usr/lib/x86_64-linux-gnu/libmimalloc.so ] || [ -e /usr/lib/aarch64-linux-gnu/libmimalloc.so ] || missing+=(libmimalloc-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)

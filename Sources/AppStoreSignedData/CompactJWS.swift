@@ -1,27 +1,40 @@
 import Foundation
 
-/// A compact JWS split into its parts, nothing verified yet: the header's `alg` and `x5c`, the payload as a
-/// JSON object, the signature, and the signing input the signature covers.
+/// A compact JWS split into its parts, nothing verified yet: the payload as a JSON object, the signature, the
+/// signing input the signature covers, and the header as sent (read by ``header()`` only when it is not
+/// already known: App Store data repeats one header, its certificate chain, across many payloads).
 struct CompactJWS {
     /// App Store JWS are a few kilobytes; anything far larger is not one.
     static let maximumLength = 64 * 1024
 
-    let algorithm: String
-    /// DER certificates, leaf first.
-    let certificateChain: [Data]
+    /// The header's base64url text, exactly as signed.
+    let headerSegment: ArraySlice<UInt8>
     let payload: [String: Any]
     /// The payload exactly as signed.
     let payloadBytes: Data
     let signature: Data
     let signingInput: Data
 
+    /// Splits and decodes on the UTF-8 bytes: a JWS is ASCII, and a few kilobytes of it read as `Character`s
+    /// and rewritten with Foundation's string search cost more than the ECDSA check.
     init(_ text: String) throws(SignedDataError) {
         guard text.utf8.count <= Self.maximumLength else { throw .malformed("longer than 64 KiB") }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw .malformed("a compact JWS has three parts, this has \(parts.count)") }
-        guard let headerBytes = Self.base64URL(parts[0]), let payloadBytes = Self.base64URL(parts[1]),
-            let signature = Self.base64URL(parts[2])
+        let bytes = Array(text.utf8)
+        let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
+        guard dots.count == 2 else { throw .malformed("a compact JWS has three parts, this has \(dots.count + 1)") }
+        guard let payloadBytes = Self.base64URL(bytes[(dots[0] + 1)..<dots[1]]),
+            let signature = Self.base64URL(bytes[(dots[1] + 1)...])
         else { throw .malformed("a part is not base64url") }
+        headerSegment = bytes[..<dots[0]]
+        payload = try Self.object(payloadBytes, "payload")
+        self.payloadBytes = payloadBytes
+        self.signature = signature
+        signingInput = Data(bytes[..<dots[1]])
+    }
+
+    /// The header's `alg` and its `x5c` DER certificates, leaf first.
+    func header() throws(SignedDataError) -> (algorithm: String, certificateChain: [Data]) {
+        guard let headerBytes = Self.base64URL(headerSegment) else { throw .malformed("a part is not base64url") }
         let header = try Self.object(headerBytes, "header")
         guard let algorithm = header["alg"] as? String else { throw .malformed("the header has no alg") }
         let chain = header["x5c"] as? [Any] ?? []
@@ -29,12 +42,7 @@ struct CompactJWS {
         guard !chain.isEmpty, certificates.count == chain.count else {
             throw .malformed("the header has no x5c certificate chain")
         }
-        self.algorithm = algorithm
-        certificateChain = certificates
-        payload = try Self.object(payloadBytes, "payload")
-        self.payloadBytes = payloadBytes
-        self.signature = signature
-        signingInput = Data("\(parts[0]).\(parts[1])".utf8)
+        return (algorithm, certificates)
     }
 
     private static func object(_ bytes: Data, _ part: String) throws(SignedDataError) -> [String: Any] {
@@ -44,11 +52,30 @@ struct CompactJWS {
         return object
     }
 
-    /// Base64url without padding, as RFC 7515 writes it.
-    static func base64URL(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard !base64.contains("=") else { return nil }
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
+    /// Base64url without padding, as RFC 7515 writes it; nil for any other byte or an impossible length.
+    static func base64URL(_ text: ArraySlice<UInt8>) -> Data? {
+        guard text.count % 4 != 1 else { return nil }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(text.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for byte in text {
+            let value: UInt8
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = byte - UInt8(ascii: "A")
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = byte - UInt8(ascii: "a") + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0") + 52
+            case UInt8(ascii: "-"): value = 62
+            case UInt8(ascii: "_"): value = 63
+            default: return nil
+            }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                decoded.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        return Data(decoded)
     }
 }

@@ -9,8 +9,9 @@ import Synchronization
 /// that ends at one of `rootCertificates`, with Apple's OIDs on intermediate and leaf, every certificate valid
 /// at the payload's `signedDate`; then the `environment` and `bundleId` claims.
 ///
-/// Verified chains are cached with the span in which all their certificates are valid, so verifying more data
-/// signed by the same chain costs one ECDSA check. Xcode's StoreKit testing signs with one self-signed
+/// Verified chains are cached with the span in which all their certificates are valid, and a JWS header
+/// (which carries the chain) with the leaf's key, so verifying more data signed by the same chain costs
+/// reading the payload and one ECDSA check. Xcode's StoreKit testing signs with one self-signed
 /// certificate: such data is accepted only when `environments` lists `Xcode`, after its signature is checked
 /// against that certificate (it proves nothing about a purchase; it is for development).
 public final class SignedDataVerifier: Sendable {
@@ -18,7 +19,9 @@ public final class SignedDataVerifier: Sendable {
     private let bundleIds: Set<String>
     let environments: Set<String>
     private let verifiedChains = Mutex<[SHA256Digest: ClosedRange<Date>]>([:])
-    private static let cachedChainLimit = 64
+    /// JWS headers already verified, by the digest of their text: the signing key and the chain's span.
+    let knownSigners = Mutex<[SHA256Digest: JWSSigner]>([:])
+    static let cachedChainLimit = 64
 
     /// - Parameters:
     ///   - rootCertificates: certificates to trust (DER or PEM), such as Apple Root CA - G3.
@@ -39,28 +42,6 @@ public final class SignedDataVerifier: Sendable {
         self.environments = environments
     }
 
-    /// Verifies `jws` and returns its payload, or throws why it cannot be trusted.
-    public func verify(_ jws: String) async throws(SignedDataError) -> SignedPayload {
-        let token = try CompactJWS(jws)
-        guard token.algorithm == "ES256" else { throw .malformed("alg is \(token.algorithm), not ES256") }
-        let claims = try Claims(token.payload)
-        let chain = try Self.certificates(token.certificateChain)
-        if claims.environment == "Xcode" {
-            guard environments.contains("Xcode") else { throw .environmentNotAccepted("Xcode") }
-            guard chain.count == 1 else { throw .malformed("Xcode data carries one certificate") }
-        } else {
-            guard chain.count == 3 else { throw .malformed("x5c holds \(chain.count) certificates, not 3") }
-            try await verifyChain(
-                leaf: chain[0], intermediates: [chain[1]],
-                cacheKey: SHA256.hash(data: token.certificateChain.reduce(Data(), +)), at: claims.signedDate)
-        }
-        try Self.verifySignature(token, leaf: chain[0])
-        let environment = try checkClaims(bundleId: claims.bundleId, environment: claims.environment)
-        return SignedPayload(
-            environment: environment, bundleId: claims.bundleId, signedDate: claims.signedDate,
-            json: token.payloadBytes)
-    }
-
     /// Apple's order: the app first, then the environment. Returns the accepted environment.
     func checkClaims(bundleId: String?, environment: String?) throws(SignedDataError) -> String {
         if let bundleId, !bundleIds.contains(bundleId) { throw .bundleMismatch("signed for \(bundleId)") }
@@ -72,10 +53,11 @@ public final class SignedDataVerifier: Sendable {
 
     /// Checks that `leaf` chains to a root through `intermediates` at `date`, with Apple's marks, remembering
     /// verified chains by `cacheKey` with the span they are valid in.
+    @discardableResult
     func verifyChain(leaf: Certificate, intermediates: [Certificate], cacheKey: SHA256Digest, at date: Date)
-        async throws(SignedDataError)
+        async throws(SignedDataError) -> ClosedRange<Date>
     {
-        if let span = verifiedChains.withLock({ $0[cacheKey] }), span.contains(date) { return }
+        if let span = verifiedChains.withLock({ $0[cacheKey] }), span.contains(date) { return span }
         var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
             RFC5280Policy(fixedExpiryValidationTime: date)
             AppleChainPolicy()
@@ -87,22 +69,14 @@ public final class SignedDataVerifier: Sendable {
                 if chains.count >= Self.cachedChainLimit { chains.removeAll() }
                 chains[cacheKey] = span
             }
+            return span
         case .couldNotValidate(let failures):
             let reason = failures.first.map { "\($0.policyFailureReason)" } ?? "no chain to a configured root"
             throw .untrustedChain(reason)
         }
     }
 
-    private static func verifySignature(_ token: CompactJWS, leaf: Certificate) throws(SignedDataError) {
-        guard let key = P256.Signing.PublicKey(leaf.publicKey) else {
-            throw .badSignature("the leaf certificate has no P-256 key")
-        }
-        guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: token.signature),
-            key.isValidSignature(signature, for: token.signingInput)
-        else { throw .badSignature("the signature does not match the leaf certificate") }
-    }
-
-    private static func certificates(_ chain: [Data]) throws(SignedDataError) -> [Certificate] {
+    static func certificates(_ chain: [Data]) throws(SignedDataError) -> [Certificate] {
         var certificates: [Certificate] = []
         for der in chain {
             guard let certificate = try? Certificate(derEncoded: Array(der)) else {
@@ -111,26 +85,5 @@ public final class SignedDataVerifier: Sendable {
             certificates.append(certificate)
         }
         return certificates
-    }
-}
-
-/// The claims every kind of signed data carries: at the top, or (notifications) in `data`.
-private struct Claims {
-    let environment: String?
-    let bundleId: String?
-    /// When it was signed; some notifications carry no date, and are checked now.
-    let signedDate: Date
-
-    init(_ payload: [String: Any]) throws(SignedDataError) {
-        let data = payload["data"] as? [String: Any] ?? [:]
-        let environment = payload["environment"] ?? data["environment"]
-        let bundleId = payload["bundleId"] ?? data["bundleId"]
-        let signedDate = payload["signedDate"]
-        guard environment == nil || environment is String, bundleId == nil || bundleId is String,
-            signedDate == nil || signedDate is NSNumber
-        else { throw .malformed("environment, bundleId or signedDate has the wrong type") }
-        self.environment = environment as? String
-        self.bundleId = bundleId as? String
-        self.signedDate = (signedDate as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue / 1000) } ?? Date()
     }
 }

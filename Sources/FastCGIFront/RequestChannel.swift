@@ -32,7 +32,7 @@ extension RequestChannel {
         let receivedAt = ContinuousClock.now
         let request = RequestDecoder.request(
             from: parameters, bodyLimit: application.server.maxBodyBytes, read: read(into:))
-        let exchange = application.exchange(for: request, receivedAt: receivedAt)
+        let exchange = application.exchange(for: consume request, receivedAt: receivedAt)
         handling(exchange)
         let response = exchange.respond()
         guard claimAnswer() else { return }

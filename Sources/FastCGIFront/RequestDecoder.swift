@@ -7,21 +7,35 @@ import GatewayCore
 /// Builds a ``GatewayRequest`` from CGI-style parameters: FastCGI's params, or the environment in CGI mode.
 /// Both arrive as a NULL-terminated array of `NAME=value` C strings.
 enum RequestDecoder {
-    /// What the parameters say, before the body is read: the request itself (everything but the body; its
-    /// path is `PATH_INFO` when non-empty, else the path of `REQUEST_URI`), and how to read its body
-    /// (`headersTooLarge`: the HTTP headers passed exceed ``maximumHeaderBytes``, so the request is refused).
-    /// A tuple, so the request moves out of it without a copy.
-    typealias Head = (request: GatewayRequest, contentLength: String?, headersTooLarge: Bool)
+    /// What the parameters say, before the body is read: the request's parts (its path is `PATH_INFO` when
+    /// non-empty, else the path of `REQUEST_URI`), and how to read its body (`headersTooLarge`: the HTTP
+    /// headers passed exceed ``maximumHeaderBytes``, so the request is refused). Parts rather than a
+    /// request, so the request is built once, with its body, instead of copied to add it.
+    struct Head {
+        var method = HTTPMethod.get
+        var path = ""
+        var query = ""
+        var headers = RequestHeaders()
+        var remoteAddress: String?
+        var contentLength: String?
+        var headersTooLarge = false
+
+        /// The request these parts make, with `body`.
+        consuming func request(body: GatewayRequest.Body = .complete([])) -> GatewayRequest {
+            GatewayRequest(
+                method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress)
+        }
+    }
 
     /// The request `parameters` describe, with its body read through `read` (see ``body(declaredLength:headersTooLarge:limit:read:)``).
     static func request(
         from parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, bodyLimit: Int,
         read: (UnsafeMutableRawBufferPointer) -> Int
     ) -> GatewayRequest {
-        var (request, contentLength, headersTooLarge) = head(from: parameters)
-        request.body = body(
-            declaredLength: contentLength, headersTooLarge: headersTooLarge, limit: bodyLimit, read: read)
-        return request
+        let head = head(from: parameters)
+        let body = body(
+            declaredLength: head.contentLength, headersTooLarge: head.headersTooLarge, limit: bodyLimit, read: read)
+        return (consume head).request(body: body)
     }
 
     /// More header bytes than any client of this API sends (nginx itself stops at 32 KiB by default); a web
@@ -32,13 +46,10 @@ enum RequestDecoder {
     /// request, and web servers pass dozens. A name is recognised by its first byte and then compared whole,
     /// so the parameters no request uses cost a byte compare each.
     static func head(from parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Head {
-        var method = HTTPMethod.get
+        var head = Head()
         var uriPath = ""
         var pathInfo = ""
-        var query = ""
-        var contentLength: String?
         var contentType: UnsafeMutablePointer<CChar>?
-        var remoteAddress: String?
         var headerBytes = 0
         var entryBytes = 0
         var cursor = parameters
@@ -51,22 +62,22 @@ enum RequestDecoder {
                 entryBytes += RequestHeaders.entryByteCount(name: name.count, value: value.count)
             case UInt8(ascii: "R"):
                 if let value = value(of: "REQUEST_METHOD=", in: entry) {
-                    method = HTTPMethod(cString: value)
+                    head.method = HTTPMethod(cString: value)
                 } else if let value = value(of: "REQUEST_URI=", in: entry) {
                     let end = strchr(value, Int32(UInt8(ascii: "?"))) ?? value + strlen(value)
                     uriPath = String(decoding: UnsafeRawBufferPointer(start: value, count: end - value), as: UTF8.self)
                 } else if let value = value(of: "REMOTE_ADDR=", in: entry) {
-                    remoteAddress = String(cString: value)
+                    head.remoteAddress = String(cString: value)
                 }
             case UInt8(ascii: "P"):
                 if let value = value(of: "PATH_INFO=", in: entry) { pathInfo = String(cString: value) }
             case UInt8(ascii: "Q"):
                 if let value = value(of: "QUERY_STRING=", in: entry), value.pointee != 0 {
-                    query = String(cString: value)
+                    head.query = String(cString: value)
                 }
             case UInt8(ascii: "C"):
                 if let value = value(of: "CONTENT_LENGTH=", in: entry) {
-                    if value.pointee != 0 { contentLength = String(cString: value) }
+                    if value.pointee != 0 { head.contentLength = String(cString: value) }
                 } else if let value = value(of: "CONTENT_TYPE=", in: entry), value.pointee != 0 {
                     contentType = value
                     entryBytes += RequestHeaders.entryByteCount(
@@ -76,12 +87,11 @@ enum RequestDecoder {
                 continue
             }
         }
-        let headersTooLarge = headerBytes > maximumHeaderBytes
+        head.headersTooLarge = headerBytes > maximumHeaderBytes
+        head.path = pathInfo.isEmpty ? uriPath : pathInfo
         // A second pass copies the headers into a buffer of the size the first one counted.
-        let headers =
-            headersTooLarge
-            ? RequestHeaders()
-            : RequestHeaders(byteCount: entryBytes) { writer in
+        if !head.headersTooLarge {
+            head.headers = RequestHeaders(byteCount: entryBytes) { writer in
                 var cursor = parameters
                 while let entry = cursor.pointee {
                     cursor += 1
@@ -97,12 +107,8 @@ enum RequestDecoder {
                         value: UnsafeRawBufferPointer(start: contentType, count: strlen(contentType)))
                 }
             }
-        return (
-            GatewayRequest(
-                method: method, path: pathInfo.isEmpty ? uriPath : pathInfo, query: query, headers: headers,
-                remoteAddress: remoteAddress),
-            contentLength, headersTooLarge
-        )
+        }
+        return head
     }
 
     /// `CONTENT_TYPE` is kept with the headers, under this name.

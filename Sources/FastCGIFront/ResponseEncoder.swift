@@ -15,7 +15,11 @@ enum ResponseEncoder {
     {
         let known = statusLine(response.status)
         var capacity = (known?.utf8CodeUnitCount ?? 40) + "Content-Length: \r\n\r\n".utf8.count + 20
-        for (name, value) in response.headers { capacity += name.utf8.count + value.utf8.count + 4 }
+        // Headers are read in place (by index), not copied out of the array: no reference counting per header.
+        let headers = response.headers
+        for index in headers.indices {
+            capacity += headers[index].name.utf8.count + headers[index].value.utf8.count + 4
+        }
         if let id = response.requestId { capacity += "X-Request-Id: \r\n".utf8.count + id.utf8.count }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var writer = Writer(cursor: buffer.baseAddress!)
@@ -24,7 +28,7 @@ enum ResponseEncoder {
             } else {
                 writer.put("Status: \(response.status) Status\r\n")
             }
-            for (name, value) in response.headers { writer.putHeader(name, value) }
+            for index in headers.indices { writer.putHeader(headers[index].name, headers[index].value) }
             if let id = response.requestId { writer.putHeader("X-Request-Id", id) }
             if response.status != 304 {
                 writer.put("Content-Length: ")
@@ -74,13 +78,16 @@ enum ResponseEncoder {
             cursor += digits
         }
 
+        /// Borrows the string's bytes where it can (no copy, no reference count), else copies it first.
         mutating func put(_ text: String) {
+            if text.utf8.withContiguousStorageIfAvailable({ put(bytes: $0) }) != nil { return }
             var text = text
-            let written = text.withUTF8 { bytes in
-                if let base = bytes.baseAddress { memcpy(cursor, base, bytes.count) }
-                return bytes.count
-            }
-            cursor += written
+            text.withUTF8 { put(bytes: $0) }
+        }
+
+        mutating func put(bytes: UnsafeBufferPointer<UInt8>) {
+            if let base = bytes.baseAddress { memcpy(cursor, base, bytes.count) }
+            cursor += bytes.count
         }
     }
 

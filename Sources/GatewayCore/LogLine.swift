@@ -101,8 +101,13 @@ struct LogLine: ~Copyable, LogFields {
         }
     }
 
+    @inline(__always)
     private mutating func reserve(_ extra: Int) {
-        guard count + extra > capacity else { return }
+        if count + extra > capacity { grow(toHold: extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(toHold extra: Int) {
         capacity = max(2 * capacity, count + extra)
         let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         larger.update(from: bytes, count: count)
@@ -166,11 +171,17 @@ struct LogLine: ~Copyable, LogFields {
     /// One word with nothing to escape: no space or control character, no `"`, `=` or `\`.
     private static func isPlain(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !value.isEmpty else { return false }
-        for byte in value where byte <= 0x20 || byte == 0x22 || byte == 0x3D || byte == 0x5C || byte == 0x7F {
-            return false
+        for byte in value where byte < 0x80 {
+            let word = byte < 64 ? plainBelow64 : plainFrom64
+            if word >> UInt64(byte & 63) & 1 == 0 { return false }
         }
         return true
     }
+
+    /// Bit n set: ASCII byte n (or 64 + n) may stand in a plain word. One test per byte, as the request line
+    /// checks every value it writes.
+    private static let plainBelow64: UInt64 = ~0 << 0x21 & ~(1 << 0x22) & ~(1 << 0x3D)
+    private static let plainFrom64: UInt64 = ~(1 << (0x5C - 64)) & ~(1 << (0x7F - 64))
 
     private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x61 + value - 10 }
 
@@ -188,26 +199,27 @@ struct LogLine: ~Copyable, LogFields {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func put(_ value: Int, at position: Int, digits: Int) {
-            var rest = value
-            for index in stride(from: position + digits - 1, through: position, by: -1) {
-                stamp[index] = 0x30 + UInt8(rest % 10)
-                rest /= 10
-            }
+        // Two digits at a time: one division by a constant (a multiply) per pair, no loop.
+        func pair(_ value: Int, at position: Int) {
+            let tens = value / 10
+            stamp[position] = 0x30 + UInt8(truncatingIfNeeded: tens)
+            stamp[position + 1] = 0x30 + UInt8(truncatingIfNeeded: value - 10 * tens)
         }
-        put(year, at: 0, digits: 4)
+        pair(year / 100, at: 0)
+        pair(year % 100, at: 2)
         stamp[4] = 0x2D
-        put(month, at: 5, digits: 2)
+        pair(month, at: 5)
         stamp[7] = 0x2D
-        put(day, at: 8, digits: 2)
+        pair(day, at: 8)
         stamp[10] = 0x54
-        put(secondOfDay / 3600, at: 11, digits: 2)
+        pair(secondOfDay / 3600, at: 11)
         stamp[13] = 0x3A
-        put(secondOfDay / 60 % 60, at: 14, digits: 2)
+        pair(secondOfDay / 60 % 60, at: 14)
         stamp[16] = 0x3A
-        put(secondOfDay % 60, at: 17, digits: 2)
+        pair(secondOfDay % 60, at: 17)
         stamp[19] = 0x2E
-        put(milliseconds, at: 20, digits: 3)
+        stamp[20] = 0x30 + UInt8(milliseconds / 100)
+        pair(milliseconds % 100, at: 21)
         stamp[23] = 0x5A
     }
 }

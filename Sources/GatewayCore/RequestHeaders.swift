@@ -5,8 +5,11 @@
 /// A request's HTTP headers under their CGI names (`HTTP_IF_NONE_MATCH`), as web servers pass them, packed in
 /// one buffer: a request costs one allocation for all its headers, and a header becomes a `String` only when
 /// a handler asks for it. Immutable once made. Each entry is the name's and the value's byte counts, then their bytes.
-public struct RequestHeaders: Sendable {
-    private var bytes: [UInt8] = []
+public struct RequestHeaders: @unchecked Sendable {  // its storage is written only while it is made
+    /// The entries, tail-allocated after their byte count: one allocation, and a class whose type metadata
+    /// is static (an `Array`'s storage type is looked up at run time for each new array).
+    private final class Storage: ManagedBuffer<Int, UInt8> {}
+    private var storage: Storage?
 
     public init() {}
 
@@ -32,11 +35,20 @@ public struct RequestHeaders: Sendable {
     /// ``entryByteCount(name:value:)``): one allocation, no growth.
     public init(byteCount: Int, _ fill: (inout Writer) -> Void) {
         guard byteCount > 0 else { return }
-        bytes = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
-            var writer = Writer(buffer: UnsafeMutableRawBufferPointer(buffer))
+        let storage = unsafeDowncast(Storage.create(minimumCapacity: byteCount) { _ in byteCount }, to: Storage.self)
+        storage.withUnsafeMutablePointerToElements { elements in
+            var writer = Writer(buffer: UnsafeMutableRawBufferPointer(start: elements, count: byteCount))
             fill(&writer)
             precondition(writer.offset == byteCount, "header entries do not add up to the byte count given")
-            count = byteCount
+        }
+        self.storage = storage
+    }
+
+    /// The packed entries, read in place.
+    private func withEntries<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        guard let storage else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return storage.withUnsafeMutablePointers { count, elements in
+            body(UnsafeRawBufferPointer(start: elements, count: count.pointee))
         }
     }
 
@@ -66,7 +78,7 @@ public struct RequestHeaders: Sendable {
     public func value(named name: String) -> String? {
         var name = name
         return name.withUTF8 { name in
-            bytes.withUnsafeBytes { entries -> String? in
+            withEntries { entries -> String? in
                 var offset = 0
                 while offset + 8 <= entries.count {
                     let nameCount = Int(

@@ -108,4 +108,14 @@ import Testing
             bundleIds: ["com.example.naturelab.backyardbirds.example"], environments: ["Xcode"])
         #expect(try await accepting.verify(xcode).environment == "Xcode")
     }
+
+    /// Headers already verified are remembered with what they vouch for: a one-certificate header trusted for
+    /// Xcode data must not carry App Store data signed by the same key.
+    @Test func aHeaderTrustedForXcodeDataDoesNotVouchForAppStoreData() async throws {
+        let verifier = try makeVerifier(environments: ["Xcode", "Sandbox"])
+        let xcode = SignedVectors.transaction(environment: "Xcode")
+        #expect(try await verifier.verify(try SignedVectors.mint(xcode, chain: ["testLeaf"])).environment == "Xcode")
+        let sandbox = try SignedVectors.mint(SignedVectors.transaction(), chain: ["testLeaf"])
+        #expect(await refusal(sandbox, by: verifier) == .malformed("x5c holds 1 certificates, not 3"))
+    }
 }

@@ -4,6 +4,9 @@
 # the deploy/ config with the request log on (the default) and off. Each backend runs under callgrind with 2
 # workers; after WARMUP requests its counters are zeroed, REQUESTS more are sent straight to its socket with
 # nginx's params (one connection each, as nginx without keep-alive), and the count is dumped.
+# storegate is linked with mimalloc; the C reference is counted as built (glibc's malloc, the issue's
+# reference), and once more with mimalloc preloaded, so the allocator's share and storegate's own are both in
+# view.
 # valgrind 3.19 cannot read the Swift toolchain's DWARF 5, so it runs a `strip --strip-debug` copy.
 # Usage: Tests/Benchmarks/instructions.sh [REQUESTS, default 1000]
 # With KEEP=DIR the callgrind profiles are kept there, for `callgrind_annotate --inclusive=yes DIR/NAME.callgrind.*`.
@@ -58,6 +61,10 @@ count() {
 
 echo "counting: $warmup warm-up requests, then $requests counted, 2 workers each..." >&2
 c=$(count "$run/hello.sock" hello -- "$run/hello" "$run/hello.sock" "$run/catalog.json" 2)
+mimalloc=$(ldd "$run/storegate" | awk '/libmimalloc/ {print $3}')
+[ -n "$mimalloc" ] || { echo "storegate is not linked with mimalloc" >&2; exit 1; }
+c_mimalloc=$(count "$run/hello-mimalloc.sock" hello-mimalloc LD_PRELOAD="$mimalloc" -- \
+    "$run/hello" "$run/hello-mimalloc.sock" "$run/catalog.json" 2)
 logged=$(count "$run/logged.sock" logged "${gateway_environment[@]}" STOREGATE_SERVER_LISTEN="$run/logged.sock" \
     -- "$run/storegate" serve --config "$top/deploy/storegate.yaml")
 quiet=$(count "$run/quiet.sock" quiet "${gateway_environment[@]}" STOREGATE_SERVER_LISTEN="$run/quiet.sock" \
@@ -70,5 +77,6 @@ ratio() { awk -v s="$1" -v c="$c" 'BEGIN {printf "%.2f", s / c}'; }
 row "backend (GET /v1/catalog, $requests requests)" "instructions" "ratio"
 printf '|%s|%s|%s|\n' "----------------------------------------------" "--------------" "-------"
 row "C libfcgi, same bytes" "$c" "1.00"
+row "C libfcgi, same bytes, mimalloc preloaded" "$c_mimalloc" "$(ratio "$c_mimalloc")"
 row "storegate, default config (request log on)" "$logged" "$(ratio "$logged")"
 row "storegate, log.requests: false" "$quiet" "$(ratio "$quiet")"

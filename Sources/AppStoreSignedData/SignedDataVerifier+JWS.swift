@@ -1,0 +1,85 @@
+import Crypto
+import Foundation
+import X509
+
+extension SignedDataVerifier {
+    /// Verifies `jws` and returns its payload, or throws why it cannot be trusted.
+    public func verify(_ jws: String) async throws(SignedDataError) -> SignedPayload {
+        let token = try CompactJWS(jws)
+        let claims = try Claims(token.payload)
+        let key = try await signingKey(of: token, claims: claims)
+        guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: token.signature),
+            key.isValidSignature(signature, for: token.signingInput)
+        else { throw .badSignature("the signature does not match the leaf certificate") }
+        let environment = try checkClaims(bundleId: claims.bundleId, environment: claims.environment)
+        return SignedPayload(
+            environment: environment, bundleId: claims.bundleId, signedDate: claims.signedDate,
+            json: token.payloadBytes)
+    }
+
+    /// The key the header's leaf certificate holds, once the header is ES256 and its chain is trusted at the
+    /// payload's date: from the headers already verified when this one is among them, else read and checked.
+    private func signingKey(of token: CompactJWS, claims: Claims) async throws(SignedDataError)
+        -> P256.Signing.PublicKey
+    {
+        let xcode = claims.environment == "Xcode"
+        if xcode, !environments.contains("Xcode") { throw .environmentNotAccepted("Xcode") }
+        let digest = SHA256.hash(data: token.headerSegment)
+        if let known = knownSigners.withLock({ $0[digest] }), known.vouches(at: claims.signedDate, xcode: xcode) {
+            return known.key
+        }
+        let (algorithm, chainBytes) = try token.header()
+        guard algorithm == "ES256" else { throw .malformed("alg is \(algorithm), not ES256") }
+        let chain = try Self.certificates(chainBytes)
+        var span: ClosedRange<Date>?
+        if xcode {
+            guard chain.count == 1 else { throw .malformed("Xcode data carries one certificate") }
+        } else {
+            guard chain.count == 3 else { throw .malformed("x5c holds \(chain.count) certificates, not 3") }
+            span = try await verifyChain(
+                leaf: chain[0], intermediates: [chain[1]], cacheKey: SHA256.hash(data: chainBytes.reduce(Data(), +)),
+                at: claims.signedDate)
+        }
+        guard let key = P256.Signing.PublicKey(chain[0].publicKey) else {
+            throw .badSignature("the leaf certificate has no P-256 key")
+        }
+        knownSigners.withLock { signers in
+            if signers.count >= Self.cachedChainLimit { signers.removeAll() }
+            signers[digest] = JWSSigner(key: key, chainSpan: span)
+        }
+        return key
+    }
+}
+
+/// A JWS header already verified: the leaf's key and, for App Store data, the span in which its whole chain
+/// is valid (nil for Xcode's self-signed certificate, which vouches only for Xcode data).
+struct JWSSigner: Sendable {
+    let key: P256.Signing.PublicKey
+    let chainSpan: ClosedRange<Date>?
+
+    func vouches(at date: Date, xcode: Bool) -> Bool {
+        guard let chainSpan else { return xcode }
+        return !xcode && chainSpan.contains(date)
+    }
+}
+
+/// The claims every kind of signed data carries: at the top, or (notifications) in `data`.
+struct Claims {
+    let environment: String?
+    let bundleId: String?
+    /// When it was signed; some notifications carry no date, and are checked now.
+    let signedDate: Date
+
+    init(_ payload: [String: Any]) throws(SignedDataError) {
+        let data = payload["data"] as? [String: Any] ?? [:]
+        let environment = payload["environment"] ?? data["environment"]
+        let bundleId = payload["bundleId"] ?? data["bundleId"]
+        let signedDate = payload["signedDate"]
+        guard environment == nil || environment is String, bundleId == nil || bundleId is String,
+            signedDate == nil || signedDate is NSNumber
+        else { throw .malformed("environment, bundleId or signedDate has the wrong type") }
+        self.environment = environment as? String
+        self.bundleId = bundleId as? String
+        self.signedDate = (signedDate as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue / 1000) } ?? Date()
+    }
+}
