@@ -84,7 +84,8 @@ let package = Package(
         .target(
             name: "PurchaseVerification",
             dependencies: [
-                "GatewayCore", "ProductCatalog", "PurchaseLedger", .product(name: "Crypto", package: "swift-crypto"),
+                "GatewayCore", "ProductCatalog", "PurchaseLedger", "ByteCoding",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -100,10 +101,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Byte-level codecs shared by the verification modules, with no dependencies.
+        .target(name: "ByteCoding", swiftSettings: strict),
         // App Store signed data (StoreKit 2 JWS), verified locally against configured roots.
         .target(
             name: "AppStoreSignedData",
             dependencies: [
+                "ByteCoding",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -162,9 +166,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: strict),
+        .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"], swiftSettings: strict),
         .testTarget(name: "FastCGIFrontTests", dependencies: ["FastCGIFront"], swiftSettings: strict),
         .testTarget(name: "ProductCatalogTests", dependencies: ["ProductCatalog"], swiftSettings: strict),
-        .testTarget(name: "PurchaseLedgerTests", dependencies: ["PurchaseLedger"], swiftSettings: strict),
+        .testTarget(
+            name: "PurchaseLedgerTests",
+            dependencies: ["PurchaseLedger", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
         // Compiles bypass plugins against the built modules; passes only when the compiler refuses them.
         .testTarget(
             name: "SealTests", dependencies: ["PurchaseVerification", "DownloadHandler"], swiftSettings: strict),

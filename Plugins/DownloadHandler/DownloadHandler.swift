@@ -21,6 +21,13 @@ public struct DownloadHandler: ContentHandler {
     private let delivery: DeliveryMode
     private let xAccelLocation: String
     private let granted: Counter
+    /// Each content product's fixed answer headers (and X-Accel-Redirect URI), worked out once.
+    private let heads: [String: ContentHead]
+
+    private struct ContentHead {
+        let headers: [(String, String)]
+        let accelRedirect: String
+    }
 
     public init(settings: HandlerSettings) throws {
         if try settings.downloadTokens() == nil {
@@ -43,6 +50,21 @@ public struct DownloadHandler: ContentHandler {
         if !xAccelLocation.hasPrefix("/") || !xAccelLocation.hasSuffix("/") {
             content.report("x_accel_location", "must be an nginx location path starting and ending with /")
         }
+        var heads: [String: ContentHead] = [:]
+        for product in catalog.products {
+            guard let content = product.content else { continue }
+            let name = String(
+                (content.relativePath.split(separator: "/").last ?? "content").map {
+                    $0 == "\"" || $0 == "\\" ? "_" : $0
+                })
+            heads[product.id] = ContentHead(
+                headers: [
+                    ("Content-Type", content.contentType), ("Content-Disposition", "attachment; filename=\"\(name)\""),
+                    ("Cache-Control", "private, no-store"),
+                ],
+                accelRedirect: xAccelLocation + Self.uriPath(content.relativePath))
+        }
+        self.heads = heads
     }
 
     public func requestedProduct(in request: GatewayRequest, context: RequestContext) throws -> String {
@@ -64,20 +86,15 @@ public struct DownloadHandler: ContentHandler {
     private func answer(_ request: GatewayRequest, entitlement: VerifiedEntitlement, context: RequestContext)
         throws -> GatewayResponse
     {
-        guard let content = catalog.product(id: entitlement.productId)?.content else { throw GatewayError.noContent }
-        let name = String(
-            (content.relativePath.split(separator: "/").last ?? "content").map { $0 == "\"" || $0 == "\\" ? "_" : $0 })
-        var headers = [
-            ("Content-Type", content.contentType), ("Content-Disposition", "attachment; filename=\"\(name)\""),
-            ("Cache-Control", "private, no-store"),
-        ]
+        guard let content = catalog.product(id: entitlement.productId)?.content, let head = heads[entitlement.productId]
+        else { throw GatewayError.noContent }
         switch delivery {
         case .xAccel:
             try record(entitlement, content: content, context: context)
-            headers.append(("X-Accel-Redirect", xAccelLocation + Self.uriPath(content.relativePath)))
-            return GatewayResponse(status: 200, headers: headers)
+            return GatewayResponse(status: 200, headers: head.headers + [("X-Accel-Redirect", head.accelRedirect)])
         case .stream:
-            return try stream(content, request: request, headers: headers, entitlement: entitlement, context: context)
+            return try stream(
+                content, request: request, headers: head.headers, entitlement: entitlement, context: context)
         }
     }
 

@@ -15,19 +15,15 @@ public struct RestoreSyncHandler: GatewayHandler {
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
         let verified = try service.verify(request, source: .restoreSync, context: context)
-        let answer = Answer(
-            environment: verified.environment,
-            recorded: verified.recorded.recorded,
-            known: verified.recorded.known,
-            entitlements: verified.entitlementsJSON
-        )
-        return try .verification(answer, of: verified)
-    }
-
-    private struct Answer: Encodable {
-        let environment: String
-        let recorded: Int
-        let known: Int
-        let entitlements: [VerifiedPurchases.EntitlementJSON]
+        return .verification(of: verified) { json in
+            json.key("entitlements")
+            verified.writeEntitlements(to: &json)
+            json.key("environment")
+            json.string(verified.environment)
+            json.key("known")
+            json.number(verified.recorded.known)
+            json.key("recorded")
+            json.number(verified.recorded.recorded)
+        }
     }
 }

@@ -15,21 +15,17 @@ public struct VerifyHandler: GatewayHandler {
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
         let verified = try service.verify(request, source: .verify, context: context)
-        let answer = Answer(
-            status: verified.status,
-            environment: verified.environment,
-            bundle_id: verified.bundleId,
-            transactions: verified.transactionsJSON,
-            entitlements: verified.entitlementsJSON
-        )
-        return try .verification(answer, of: verified)
-    }
-
-    private struct Answer: Encodable {
-        let status: Int
-        let environment: String
-        let bundle_id: String
-        let transactions: [VerifiedPurchases.TransactionJSON]
-        let entitlements: [VerifiedPurchases.EntitlementJSON]
+        return .verification(of: verified) { json in
+            json.key("bundle_id")
+            json.string(verified.bundleId)
+            json.key("entitlements")
+            verified.writeEntitlements(to: &json)
+            json.key("environment")
+            json.string(verified.environment)
+            json.key("status")
+            json.number(verified.status)
+            json.key("transactions")
+            verified.writeTransactions(to: &json)
+        }
     }
 }

@@ -14,6 +14,13 @@ struct ReceiptDigest: Hashable, Sendable, CustomStringConvertible {
 
     /// The first 12 hex digits: enough to find a receipt's log lines, useless for recovering it.
     var description: String {
-        bytes.prefix(6).map { byte in byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: 12) { text in
+            for (index, byte) in bytes.prefix(6).enumerated() {
+                text[2 * index] = digits[Int(byte >> 4)]
+                text[2 * index + 1] = digits[Int(byte & 0xF)]
+            }
+            return 12
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 import Synchronization
 
 /// Apple's verdicts by receipt digest: successes and definitive rejections for a short TTL, within a byte
@@ -11,19 +12,27 @@ final class VerificationCache: Sendable {
         case rejected(status: Int)
     }
 
-    private struct Entry {
+    /// Shared by reference, so a hit can stamp its use under the read lock.
+    private final class Entry: Sendable {
         let verdict: Verdict
         let expires: ContinuousClock.Instant
         let cost: Int
-        var lastUse: UInt64
-        /// The stamp of this entry's record in `State.order`.
-        var queuedAt: UInt64
+        let lastUse: Atomic<UInt64>
+        /// The stamp of this entry's record in `State.order` (changed under the write lock only).
+        let queuedAt: Atomic<UInt64>
+
+        init(verdict: Verdict, expires: ContinuousClock.Instant, cost: Int, stamp: UInt64) {
+            self.verdict = verdict
+            self.expires = expires
+            self.cost = cost
+            lastUse = Atomic(stamp)
+            queuedAt = Atomic(stamp)
+        }
     }
 
     private struct State {
         var entries: [ReceiptDigest: Entry] = [:]
         var cost = 0
-        var uses: UInt64 = 0
         var flights: [ReceiptDigest: Flight] = [:]
         /// Eviction order, oldest first from `head`: one record per entry, re-queued when the entry was
         /// used since (so eviction is amortised O(1), least recently used first); stale records are skipped.
@@ -33,7 +42,10 @@ final class VerificationCache: Sendable {
 
     private let ttl: Duration
     private let maxBytes: Int
-    private let state = Mutex(State())
+    /// Hits (almost every request for a receipt seen recently) only read.
+    private let state = ReadWriteLock(State())
+    /// The use clock: each hit and store takes the next stamp.
+    private let uses = Atomic<UInt64>(0)
 
     init(ttl: Duration, maxBytes: Int) {
         self.ttl = ttl
@@ -52,14 +64,10 @@ final class VerificationCache: Sendable {
             case follower(Flight)
             case leader(Flight)
         }
-        let role: Role = state.withLock { state in
-            let now = ContinuousClock.now
+        if let verdict = state.read({ $0.entries[digest].flatMap(fresh) }) { return (verdict, true) }
+        let role: Role = state.write { state in
             if let entry = state.entries[digest] {
-                if entry.expires > now {
-                    state.uses += 1
-                    state.entries[digest]?.lastUse = state.uses
-                    return .cached(entry.verdict)
-                }
+                if let verdict = fresh(entry) { return .cached(verdict) }
                 state.entries[digest] = nil
                 state.cost -= entry.cost
             }
@@ -77,7 +85,7 @@ final class VerificationCache: Sendable {
             let result: Result<(Verdict, cost: Int), UpstreamFailure> = Result { () throws(UpstreamFailure) in
                 try compute()
             }
-            state.withLock { state in
+            state.write { state in
                 state.flights[digest] = nil
                 if case .success(let (verdict, cost)) = result { store(verdict, cost: cost, for: digest, in: &state) }
             }
@@ -86,21 +94,30 @@ final class VerificationCache: Sendable {
         }
     }
 
+    /// `entry`'s verdict, stamped as used, unless it has expired.
+    private func fresh(_ entry: Entry) -> Verdict? {
+        guard entry.expires > ContinuousClock.now else { return nil }
+        entry.lastUse.store(nextUse(), ordering: .relaxed)
+        return entry.verdict
+    }
+
+    private func nextUse() -> UInt64 { uses.wrappingAdd(1, ordering: .relaxed).newValue }
+
     private func store(_ verdict: Verdict, cost: Int, for digest: ReceiptDigest, in state: inout State) {
         guard ttl > .zero, cost <= maxBytes else { return }
-        state.uses += 1
+        let stamp = nextUse()
         if let replaced = state.entries[digest] { state.cost -= replaced.cost }
-        state.entries[digest] = Entry(
-            verdict: verdict, expires: .now + ttl, cost: cost, lastUse: state.uses, queuedAt: state.uses)
-        state.order.append((digest, state.uses))
+        state.entries[digest] = Entry(verdict: verdict, expires: .now + ttl, cost: cost, stamp: stamp)
+        state.order.append((digest, stamp))
         state.cost += cost
         while state.cost > maxBytes, state.head < state.order.count {
             let (oldest, stamp) = state.order[state.head]
             state.head += 1
-            guard let entry = state.entries[oldest], entry.queuedAt == stamp else { continue }
-            if entry.lastUse > stamp {
-                state.order.append((oldest, entry.lastUse))
-                state.entries[oldest]?.queuedAt = entry.lastUse
+            guard let entry = state.entries[oldest], entry.queuedAt.load(ordering: .relaxed) == stamp else { continue }
+            let lastUse = entry.lastUse.load(ordering: .relaxed)
+            if lastUse > stamp {
+                state.order.append((oldest, lastUse))
+                entry.queuedAt.store(lastUse, ordering: .relaxed)
             } else {
                 state.entries[oldest] = nil
                 state.cost -= entry.cost
@@ -108,9 +125,10 @@ final class VerificationCache: Sendable {
         }
         if state.order.count - state.head > 2 * state.entries.count + 1024 {
             // Mostly stale records (expired or replaced entries): rebuild from the live entries.
-            state.order = state.entries.map { ($0.key, $0.value.lastUse) }.sorted { $0.stamp < $1.stamp }
+            state.order = state.entries.map { ($0.key, $0.value.lastUse.load(ordering: .relaxed)) }
+                .sorted { $0.stamp < $1.stamp }
             state.head = 0
-            for (digest, stamp) in state.order { state.entries[digest]?.queuedAt = stamp }
+            for (digest, stamp) in state.order { state.entries[digest]?.queuedAt.store(stamp, ordering: .relaxed) }
         } else if state.head > 1024, state.head * 2 > state.order.count {
             state.order.removeFirst(state.head)
             state.head = 0
@@ -118,10 +136,10 @@ final class VerificationCache: Sendable {
     }
 
     /// Records waiting in the eviction order (for tests: it stays proportional to the entries).
-    var queuedRecords: Int { state.withLock { $0.order.count - $0.head } }
+    var queuedRecords: Int { state.read { $0.order.count - $0.head } }
 
     /// How many verdicts are held and the bytes they count for.
-    var usage: (entries: Int, bytes: Int) { state.withLock { ($0.entries.count, $0.cost) } }
+    var usage: (entries: Int, bytes: Int) { state.read { ($0.entries.count, $0.cost) } }
 
     /// One upstream call that other requests for the same receipt wait on.
     private final class Flight: @unchecked Sendable {

@@ -39,8 +39,13 @@ final class VerifyReceiptBackend: VerificationBackend {
         -> StorePurchases
     {
         let digest = ReceiptDigest(receiptData: receipt.base64, excludeOldTransactions: receipt.excludeOldTransactions)
-        var logger = context.logger
-        logger[metadataKey: "receipt"] = "\(digest)"
+        let label = "\(digest)"
+        // Built only when something is logged: a cached verdict for a good receipt logs nothing here.
+        var logger: Logger {
+            var logger = context.logger
+            logger[metadataKey: "receipt"] = "\(label)"
+            return logger
+        }
         let deadline = context.deadline - Self.answerMargin
         let verdict: VerificationCache.Verdict
         let cached: Bool
@@ -73,7 +78,7 @@ final class VerifyReceiptBackend: VerificationBackend {
             guard endpoint == .production || settings.acceptSandbox else { throw .sandboxNotAccepted }
             return StorePurchases(
                 status: response.status, environment: endpoint.rawValue, bundleId: bundleId,
-                transactions: response.transactions, logMetadata: ["receipt": "\(digest)", "cached": "\(cached)"])
+                transactions: response.transactions, logMetadata: ["receipt": "\(label)", "cached": "\(cached)"])
         }
     }
 }

@@ -1,3 +1,4 @@
+import ByteCoding
 import Foundation
 
 /// A compact JWS split into its parts, nothing verified yet: the payload as a JSON object, the signature, the
@@ -52,30 +53,5 @@ struct CompactJWS {
         return object
     }
 
-    /// Base64url without padding, as RFC 7515 writes it; nil for any other byte or an impossible length.
-    static func base64URL(_ text: ArraySlice<UInt8>) -> Data? {
-        guard text.count % 4 != 1 else { return nil }
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(text.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for byte in text {
-            let value: UInt8
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = byte - UInt8(ascii: "A")
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = byte - UInt8(ascii: "a") + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0") + 52
-            case UInt8(ascii: "-"): value = 62
-            case UInt8(ascii: "_"): value = 63
-            default: return nil
-            }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                decoded.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-            }
-        }
-        return Data(decoded)
-    }
+    private static func base64URL(_ text: ArraySlice<UInt8>) -> Data? { Base64URL.decode(text).map { Data($0) } }
 }

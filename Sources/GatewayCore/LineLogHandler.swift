@@ -27,11 +27,10 @@ public struct LineLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var fields = metadata
-        if let provided = metadataProvider?.get(), !provided.isEmpty { fields.merge(provided) { _, new in new } }
-        if let extra = event.metadata { fields.merge(extra) { _, new in new } }
         var line = LogLine(level: event.level, message: event.message.description)
-        for key in fields.keys.sorted() { line.add(key, fields[key]!.description) }
+        for (key, value) in LogLine.fields(metadata, metadataProvider?.get(), event.metadata) {
+            line.add(key, value.description)
+        }
         line.write()
     }
 

@@ -13,7 +13,7 @@ extension Logger.Metadata: LogFields {
 
     mutating func add(plain key: StaticString, _ value: Int, fractionDigits: Int) {
         self["\(key)"] = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
-            let count = LogLine.writeDecimal(value, fractionDigits: fractionDigits, at: text.baseAddress!)
+            let count = TextBuffer.writeDecimal(value, fractionDigits: fractionDigits, at: text.baseAddress!)
             return "\(String(decoding: text[..<count], as: UTF8.self))"
         }
     }

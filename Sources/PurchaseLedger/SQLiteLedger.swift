@@ -8,6 +8,7 @@ import GRDB
 /// `busyTimeout`.
 public final class SQLiteLedger: PurchaseLedger {
     let pool: DatabasePool
+    private let readers: SQLiteReaders
     private let group: GroupCommit<LedgerWrite, RecordOutcome>
 
     /// Opens (creating and migrating when needed) the ledger at `path`.
@@ -25,6 +26,7 @@ public final class SQLiteLedger: PurchaseLedger {
             throw .unavailable("cannot open \(path): \(Self.describe(error))")
         }
         self.pool = pool
+        readers = SQLiteReaders(path: path, busyTimeout: busyTimeout)
         group = GroupCommit { batches throws(LedgerError) in
             do {
                 return try pool.write { db in try batches.map { write in try Self.apply(write, in: db) } }
@@ -112,13 +114,15 @@ public final class SQLiteLedger: PurchaseLedger {
 
     public func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase] {
         try guarded {
-            try pool.read { db in
+            // A token download runs this on every request: prepared once per connection.
+            try readers.read { db in
                 try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM purchases WHERE environment = ? AND original_transaction_id = ?
-                        ORDER BY coalesce(expires_date_ms, purchase_date_ms, 0) DESC, purchase_key
-                        """,
+                    db.cachedStatement(
+                        sql: """
+                            SELECT \(Self.storedPurchaseColumns) FROM purchases
+                            WHERE environment = ? AND original_transaction_id = ?
+                            ORDER BY coalesce(expires_date_ms, purchase_date_ms, 0) DESC, purchase_key
+                            """),
                     arguments: [environment, originalTransactionId]
                 ).map(Self.storedPurchase)
             }

@@ -1,5 +1,5 @@
+import GatewayCore
 import PurchaseLedger
-import Synchronization
 
 /// The transactions this service has committed to the ledger, as it committed them. A verify or restore
 /// whose transactions are all here unchanged learns nothing new, so it is answered without a write
@@ -17,7 +17,8 @@ final class CommittedTransactions: Sendable {
 
     /// Rows remembered at most (a few hundred bytes each).
     let limit: Int
-    private let rows = Mutex<[Key: LedgerTransaction]>([:])
+    /// Read by every verify and restore, written only when something new was committed.
+    private let rows = ReadWriteLock<[Key: LedgerTransaction]>([:])
 
     init(limit: Int = 100_000) {
         self.limit = limit
@@ -26,14 +27,14 @@ final class CommittedTransactions: Sendable {
     /// Whether every row of `batch` was committed before exactly as it is now.
     func containsUnchanged(_ batch: [LedgerTransaction]) -> Bool {
         guard !batch.isEmpty else { return false }
-        return rows.withLock { rows in
+        return rows.read { rows in
             batch.allSatisfy { rows[Key(environment: $0.environment, transactionId: $0.transactionId)] == $0 }
         }
     }
 
     /// Remembers `batch` once the ledger has committed it.
     func remember(_ batch: [LedgerTransaction]) {
-        rows.withLock { rows in
+        rows.write { rows in
             if rows.count + batch.count > limit { rows.removeAll(keepingCapacity: true) }
             for row in batch { rows[Key(environment: row.environment, transactionId: row.transactionId)] = row }
         }

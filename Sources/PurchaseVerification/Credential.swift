@@ -15,7 +15,9 @@ public enum Credential: Sendable, Equatable {
     init(contentRequest request: GatewayRequest) throws(GatewayError) {
         if let authorization = request.header("Authorization") {
             let parts = authorization.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+            guard parts.count == 2, parts[0].utf8.elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }),
+                !parts[1].isEmpty
+            else {
                 throw .badRequest("Authorization must be \"Bearer <download token>\".")
             }
             self = .downloadToken(String(parts[1]))

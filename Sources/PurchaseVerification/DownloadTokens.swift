@@ -1,3 +1,4 @@
+import ByteCoding
 import Crypto
 import Foundation
 
@@ -19,14 +20,22 @@ public struct DownloadTokens: Sendable {
         public let expires: Date
     }
 
-    private let key: SymmetricKey
-    private let previousKeys: [SymmetricKey]
+    /// HMACs already keyed with the current secret, then the previous ones: keying costs as much as the
+    /// MAC itself, so each token copies a keyed state instead.
+    private let current: HMAC<SHA256>
+    private let previous: [HMAC<SHA256>]
     public let ttl: TimeInterval
 
     public init(secret: String, previousSecrets: [String] = [], ttl: TimeInterval) {
-        key = SymmetricKey(data: Array(secret.utf8))
-        previousKeys = previousSecrets.map { SymmetricKey(data: Array($0.utf8)) }
+        current = HMAC(key: SymmetricKey(data: Array(secret.utf8)))
+        previous = previousSecrets.map { HMAC(key: SymmetricKey(data: Array($0.utf8))) }
         self.ttl = ttl
+    }
+
+    private static func code(_ keyed: HMAC<SHA256>, for claims: some DataProtocol) -> HashedAuthenticationCode<SHA256> {
+        var mac = keyed
+        mac.update(data: claims)
+        return mac.finalize()
     }
 
     /// A token for `productId` through `originalTransactionId`, valid for `ttl` from `now`.
@@ -35,20 +44,21 @@ public struct DownloadTokens: Sendable {
     {
         let expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + ttl).rounded(.down))
         let claims = "1|\(Int64(expires.timeIntervalSince1970))|\(environment)|\(originalTransactionId)|\(productId)"
-        let mac = HMAC<SHA256>.authenticationCode(for: Array(claims.utf8), using: key)
-        return Issued(token: Self.base64url(Array(claims.utf8)) + "." + Self.base64url(Array(mac)), expires: expires)
+        let claimBytes = Array(claims.utf8)
+        let mac = Self.code(current, for: claimBytes)
+        return Issued(
+            token: Base64URL.encode(claimBytes) + "." + mac.withUnsafeBytes { Base64URL.encode($0) }, expires: expires)
     }
 
     /// The claims of a genuine, unexpired token; nil for anything else.
     public func verify(_ token: String, now: Date = Date()) -> Claims? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard token.utf8.count <= 1024, parts.count == 2, let claims = Self.decode(parts[0]),
-            let mac = Self.decode(parts[1])
+        let text = token.utf8
+        guard text.count <= 1024, let dot = text.firstIndex(of: UInt8(ascii: ".")),
+            let claims = Base64URL.decode(text[..<dot]), let mac = Base64URL.decode(text[text.index(after: dot)...])
         else { return nil }
-        let genuine = ([key] + previousKeys).contains { key in
-            HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: claims, using: key)
-        }
-        guard genuine else { return nil }
+        // Compared in constant time (swift-crypto's MAC equality).
+        func signed(with keyed: HMAC<SHA256>) -> Bool { Self.code(keyed, for: claims) == mac }
+        guard signed(with: current) || previous.contains(where: signed) else { return nil }
         let fields = String(decoding: claims, as: UTF8.self).split(separator: "|", maxSplits: 4)
         guard fields.count == 5, fields[0] == "1", let seconds = Int64(fields[1]) else { return nil }
         let expires = Date(timeIntervalSince1970: TimeInterval(seconds))
@@ -59,18 +69,5 @@ public struct DownloadTokens: Sendable {
             environment: String(fields[2]),
             expires: expires
         )
-    }
-
-    static func base64url(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: Substring) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map(Array.init)
     }
 }

@@ -9,7 +9,7 @@ public struct StorePurchases: Sendable {
     public let environment: String
     public let bundleId: String
     public let transactions: [PurchaseTransaction]
-    /// Facts for the "purchases verified" log line (a receipt digest, whether the verdict was cached);
+    /// Facts for the request's log line (a receipt digest, whether the verdict was cached);
     /// never a credential.
     public let logMetadata: Logger.Metadata
 

@@ -14,6 +14,9 @@ extension VerificationService {
         let grant: EntitlementGrant?
         if backends.contains(where: { $0.accepts(credential) }) {
             let verified = try verify(credential, source: .download, context: context)
+            // The answer is the file, so the request line names only the product: the verification's facts
+            // get a line of their own (verify and restore-sync put them on their request line).
+            context.logger.info("purchases verified", metadata: verified.logMetadata)
             grant = verified.entitlements.first { $0.productId == productId }.map { entitlement in
                 EntitlementGrant(
                     productId: entitlement.productId, originalTransactionId: entitlement.originalTransactionId,

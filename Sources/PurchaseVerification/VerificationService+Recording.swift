@@ -15,8 +15,6 @@ extension VerificationService {
     func record(_ purchases: StorePurchases, source: LedgerSource, context: RequestContext) throws(GatewayError)
         -> VerifiedPurchases
     {
-        var logger = context.logger
-        for (key, value) in purchases.logMetadata { logger[metadataKey: key] = value }
         let rows = EntitlementRules.ledgerTransactions(
             purchases.transactions, environment: purchases.environment, bundleId: purchases.bundleId,
             catalog: catalog)
@@ -28,21 +26,17 @@ extension VerificationService {
             do {
                 outcome = try ledger.record(batch)
             } catch {
+                var logger = context.logger
+                for (key, value) in purchases.logMetadata { logger[metadataKey: key] = value }
                 throw error.answer("the ledger could not record verified transactions", logger: logger)
             }
             committed.remember(rows)
         }
         let entitlements = EntitlementRules.entitlements(from: purchases.transactions, catalog: catalog, now: Date())
-        logger.info(
-            "purchases verified",
-            metadata: [
-                "environment": "\(purchases.environment)", "transactions": "\(rows.count)",
-                "recorded": "\(outcome.recorded)", "entitlements": "\(entitlements.count)",
-            ]
-        )
         return VerifiedPurchases(
             status: purchases.status, environment: purchases.environment, bundleId: purchases.bundleId,
-            transactions: purchases.transactions, entitlements: entitlements, recorded: outcome)
+            transactions: purchases.transactions, entitlements: entitlements, recorded: outcome,
+            storeFacts: purchases.logMetadata)
     }
 
     /// Verifies the store server notification in `body` with the backend that reads it, then records it and

@@ -1,3 +1,4 @@
+import Logging
 import PurchaseLedger
 
 /// Purchases a store vouched for, checked against this server's policy and recorded in the ledger, with
@@ -12,4 +13,6 @@ public struct VerifiedPurchases: Sendable {
     public internal(set) var entitlements: [Entitlement]
     /// What recording them changed in the ledger.
     public let recorded: RecordOutcome
+    /// The store backend's facts for the log line (such as a receipt digest and whether the verdict was cached).
+    let storeFacts: Logger.Metadata
 }

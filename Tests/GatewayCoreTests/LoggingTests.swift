@@ -25,7 +25,7 @@ import Testing
     @Test(arguments: [0, 951_782_400, 1_709_164_799, 1_764_547_200, 1_795_000_123, 4_107_542_400, -86_401])
     func timestampsAreUTCWithMillisecondsAsGmtimeSaysThem(_ seconds: Int) {
         let line = [UInt8](unsafeUninitializedCapacity: 24) { stamp, count in
-            LogLine.writeTimestamp(seconds: seconds, milliseconds: 7, at: stamp.baseAddress!)
+            UTCTimestamp.write(seconds: seconds, milliseconds: 7, at: stamp.baseAddress!)
             count = 24
         }
         var time = seconds
@@ -35,6 +35,26 @@ import Testing
             format: "%04d-%02d-%02dT%02d:%02d:%02d.007Z", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
             parts.tm_hour, parts.tm_min, parts.tm_sec)
         #expect(String(decoding: line, as: UTF8.self) == expected)
+    }
+
+    @Test func anAnswersFieldsJoinTheRequestLineInKeyOrderAndTheRequestsOwnWin() {
+        var merged = MergedLineFields(
+            LogLine(level: .info, plainMessage: "request"),
+            answerFields: ["zeta": "last", "environment": "Production", "status": "999", "a b": "first"])
+        merged.add(plain: "duration_ms", 1234, fractionDigits: 3)
+        merged.add(plain: "method", "GET")
+        merged.add(plain: "status", 200, fractionDigits: 0)
+        let line = merged.finished().text
+        #expect(
+            line.hasSuffix(
+                #" level=info msg=request "a b"=first duration_ms=1.234 environment=Production method=GET status=200 zeta=last"#
+            ), "\(line)")
+    }
+
+    @Test func metadataFromSeveralSourcesIsOneListInKeyOrderWithTheLaterValue() {
+        let fields = LogLine.fields(["b": "handler", "a": "handler"], nil, ["b": "event", "c": "event"])
+        #expect(fields.map(\.key) == ["a", "b", "c"])
+        #expect(fields.map(\.value.description) == ["handler", "event", "event"])
     }
 
     @Test func theSharedLevelAppliesUnlessALoggerSetsItsOwn() {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Synchronization
 import Testing
 
@@ -34,6 +35,26 @@ import Testing
 
 /// The PostgreSQL suite is part of the test command, not optional: without a server it fails here.
 @Suite struct PostgresTestServer {
+    @Test func aReaderConnectionKeptForTheNextRequestSeesWhatWasCommittedSince() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rd-\(UUID().uuidString).sqlite").path
+        let ledger = try SQLiteLedger(path: path)
+        let readers = SQLiteReaders(path: path, busyTimeout: 1)
+        @Sendable func count() throws -> Int {
+            try readers.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM purchases") ?? -1 }
+        }
+        #expect(try count() == 0)
+        _ = try ledger.record(Sample.batch([Sample.nonConsumable("50", original: "50")]))
+        // The same idle connection reads again: no snapshot older than the commit.
+        #expect(try count() == 1)
+        #expect(readers.idleCount == 1)
+        // Readers at once get connections of their own, kept for later.
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<50 { #expect((try? count()) == 1) }
+        }
+        #expect((1...4).contains(readers.idleCount))
+        #expect(throws: (any Error).self) { try readers.read { try $0.execute(sql: "DELETE FROM purchases") } }
+    }
+
     @Test func theTestCommandProvidesAPostgreSQLServer() throws {
         _ = try #require(LedgerUnderTest.postgresURL, "run the tests with Tests/run.sh, which starts PostgreSQL")
         try PostgresLedger(url: try LedgerUnderTest.freshPostgresURL(), poolSize: 1).checkHealth()

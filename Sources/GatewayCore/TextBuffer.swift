@@ -1,0 +1,116 @@
+/// Bytes of text built in place, for what the gateway writes on every request (log lines, JSON answers):
+/// no intermediate strings, one allocation unless it outgrows its first capacity.
+public struct TextBuffer: ~Copyable {
+    private var bytes: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    /// An empty buffer with room for `capacity` bytes before it grows.
+    public init(capacity: Int = 512) {
+        self.capacity = capacity
+        bytes = .allocate(capacity: capacity)
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// The bytes so far.
+    public var array: [UInt8] { Array(UnsafeBufferPointer(start: bytes, count: count)) }
+
+    /// The bytes so far, read in place.
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        body(UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(toHold: extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(toHold extra: Int) {
+        capacity = max(2 * capacity, count + extra)
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        larger.update(from: bytes, count: count)
+        bytes.deallocate()
+        bytes = larger
+    }
+
+    /// Lets `write` fill up to `maximum` bytes at the end; it returns how many it wrote.
+    mutating func append(upTo maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(maximum)
+        count += write(bytes + count)
+    }
+
+    mutating func append(_ text: StaticString) {
+        reserve(text.utf8CodeUnitCount)
+        (bytes + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        count += text.utf8CodeUnitCount
+    }
+
+    mutating func append(_ text: String) {
+        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ append($0) }) { return done }
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let base = text.baseAddress else { return }
+        reserve(text.count)
+        (bytes + count).update(from: base, count: text.count)
+        count += text.count
+    }
+
+    mutating func append(byte: UInt8) {
+        reserve(1)
+        bytes[count] = byte
+        count += 1
+    }
+
+    /// Appends `value` in double quotes with `"`, `\` and control characters escaped as JSON escapes them
+    /// (logfmt values use the same escapes), so it can never end the string, the field or the line.
+    mutating func appendQuoted(_ value: String) {
+        if let done: Void = value.utf8.withContiguousStorageIfAvailable({ appendQuoted(bytes: $0) }) { return done }
+        var value = value
+        value.withUTF8 { appendQuoted(bytes: $0) }
+    }
+
+    mutating func appendQuoted(bytes value: UnsafeBufferPointer<UInt8>) {
+        append("\"")
+        for byte in value {
+            switch byte {
+            case 0x22: append("\\\"")
+            case 0x5C: append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0..<0x20, 0x7F:
+                append("\\u00")
+                append(byte: Self.hexDigit(byte >> 4))
+                append(byte: Self.hexDigit(byte & 0xF))
+            default: append(byte: byte)
+            }
+        }
+        append("\"")
+    }
+
+    /// Writes a non-negative `value` with `fractionDigits` decimals at `text` (room for 24 bytes); returns
+    /// the byte count.
+    static func writeDecimal(_ value: Int, fractionDigits: Int, at text: UnsafeMutablePointer<UInt8>) -> Int {
+        var length = 0
+        var rest = value
+        repeat {
+            if length == fractionDigits, fractionDigits > 0 {
+                text[length] = UInt8(ascii: ".")
+                length += 1
+            }
+            text[length] = UInt8(ascii: "0") + UInt8(rest % 10)
+            length += 1
+            rest /= 10
+        } while rest > 0 || length <= fractionDigits + (fractionDigits > 0 ? 1 : 0)
+        var digits = UnsafeMutableBufferPointer(start: text, count: length)
+        digits.reverse()
+        return length
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x61 + value - 10 }
+}
