@@ -41,10 +41,9 @@ public struct TextBuffer: ~Copyable {
         count += write(bytes + count)
     }
 
+    @inline(__always)
     mutating func append(_ text: StaticString) {
-        reserve(text.utf8CodeUnitCount)
-        (bytes + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
-        count += text.utf8CodeUnitCount
+        append(bytes: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     mutating func append(_ text: String) {
@@ -55,9 +54,20 @@ public struct TextBuffer: ~Copyable {
 
     mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
         guard let base = text.baseAddress else { return }
-        reserve(text.count)
-        (bytes + count).update(from: base, count: text.count)
-        count += text.count
+        append(bytes: base, count: text.count)
+    }
+
+    /// Copies `length` bytes from `source`; the short pieces a line is made of byte by byte, as a `memcpy`
+    /// call costs more than copying them.
+    @inline(__always)
+    private mutating func append(bytes source: UnsafePointer<UInt8>, count length: Int) {
+        reserve(length)
+        if length <= 16 {
+            for offset in 0..<length { bytes[count + offset] = source[offset] }
+        } else {
+            (bytes + count).update(from: source, count: length)
+        }
+        count += length
     }
 
     mutating func append(byte: UInt8) {
