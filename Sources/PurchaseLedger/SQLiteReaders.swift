@@ -2,35 +2,50 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// Read-only connections for the read a token download makes on every request, handed out from a stack
-/// under a mutex: GRDB's reader pool passes each checkout through two dispatch queues, and under load a
-/// worker sleeps there more often than on the database. A connection is opened when none is idle, so there
-/// are at most as many as requests reading at once (bounded by `server.workers`).
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Read-only connections for the read a token download makes on every request, one per thread that reads:
+/// GRDB's reader pool passes each checkout through two dispatch queues, and any shared checkout is a lock
+/// that every download contends for. A worker thread keeps its connection for its life, so there are at
+/// most as many as threads reading (bounded by `server.workers`); they close with this value.
 final class SQLiteReaders: Sendable {
     private let path: String
     private let busyTimeout: TimeInterval
-    private let idle = Mutex<[DatabaseQueue]>([])
+    private let key: pthread_key_t
+    /// Every connection opened (a thread's slot refers to its own without keeping it alive).
+    private let opened = Mutex<[DatabaseQueue]>([])
 
     init(path: String, busyTimeout: TimeInterval) {
         self.path = path
         self.busyTimeout = busyTimeout
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        self.key = key
     }
 
-    /// `body`'s result on a connection of its own, outside any transaction (one statement is consistent by
-    /// itself).
+    deinit { pthread_key_delete(key) }
+
+    /// `body`'s result on this thread's connection, outside any transaction (one statement is consistent by
+    /// itself). `body` must not read through this value again.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        let reader = try idle.withLock { $0.popLast() } ?? open()
-        defer { idle.withLock { $0.append(reader) } }
-        return try reader.inDatabase(body)
+        try connection().inDatabase(body)
     }
 
-    /// Connections open and idle (for tests).
-    var idleCount: Int { idle.withLock { $0.count } }
+    /// Connections opened so far (for tests).
+    var openCount: Int { opened.withLock { $0.count } }
 
-    private func open() throws -> DatabaseQueue {
+    private func connection() throws -> DatabaseQueue {
+        if let slot = pthread_getspecific(key) {
+            return Unmanaged<DatabaseQueue>.fromOpaque(slot).takeUnretainedValue()
+        }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(busyTimeout)
-        return try DatabaseQueue(path: path, configuration: configuration)
+        let reader = try DatabaseQueue(path: path, configuration: configuration)
+        opened.withLock { $0.append(reader) }
+        pthread_setspecific(key, Unmanaged.passUnretained(reader).toOpaque())
+        return reader
     }
 }
