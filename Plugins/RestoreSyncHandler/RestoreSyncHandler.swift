@@ -18,12 +18,9 @@ public struct RestoreSyncHandler: GatewayHandler {
         return .verification(of: verified) { json in
             json.key("entitlements")
             verified.writeEntitlements(to: &json)
-            json.key("environment")
-            json.string(verified.environment)
-            json.key("known")
-            json.number(verified.recorded.known)
-            json.key("recorded")
-            json.number(verified.recorded.recorded)
+            json.member("environment", verified.environment)
+            json.member("known", verified.recorded.known)
+            json.member("recorded", verified.recorded.recorded)
         }
     }
 }

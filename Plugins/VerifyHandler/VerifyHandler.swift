@@ -16,14 +16,11 @@ public struct VerifyHandler: GatewayHandler {
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
         let verified = try service.verify(request, source: .verify, context: context)
         return .verification(of: verified) { json in
-            json.key("bundle_id")
-            json.string(verified.bundleId)
+            json.member("bundle_id", verified.bundleId)
             json.key("entitlements")
             verified.writeEntitlements(to: &json)
-            json.key("environment")
-            json.string(verified.environment)
-            json.key("status")
-            json.number(verified.status)
+            json.member("environment", verified.environment)
+            json.member("status", verified.status)
             json.key("transactions")
             verified.writeTransactions(to: &json)
         }

@@ -72,6 +72,24 @@ public struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    /// A member with a string (or `null`) value.
+    public mutating func member(_ name: StaticString, _ value: String?) {
+        key(name)
+        string(value)
+    }
+
+    /// A member with an integer value.
+    public mutating func member(_ name: StaticString, _ value: Int) {
+        key(name)
+        number(value)
+    }
+
+    /// A member with a timestamp (or `null`) value, as ``date(_:)`` writes it.
+    public mutating func member(_ name: StaticString, date value: Date?) {
+        key(name)
+        date(value)
+    }
+
     private mutating func open(_ bracket: StaticString) {
         separate()
         buffer.append(bracket)

@@ -5,20 +5,13 @@ extension VerifiedPurchases {
     public func writeTransactions(to json: inout JSONWriter) {
         json.array(transactions) { json, transaction in
             json.object { json in
-                json.key("cancellation_date")
-                json.date(transaction.cancellationDate)
-                json.key("expires_date")
-                json.date(transaction.expiresDate)
-                json.key("original_transaction_id")
-                json.string(transaction.originalTransactionId)
-                json.key("product_id")
-                json.string(transaction.productId)
-                json.key("purchase_date")
-                json.date(transaction.purchaseDate)
-                json.key("quantity")
-                json.number(transaction.quantity)
-                json.key("transaction_id")
-                json.string(transaction.transactionId)
+                json.member("cancellation_date", date: transaction.cancellationDate)
+                json.member("expires_date", date: transaction.expiresDate)
+                json.member("original_transaction_id", transaction.originalTransactionId)
+                json.member("product_id", transaction.productId)
+                json.member("purchase_date", date: transaction.purchaseDate)
+                json.member("quantity", transaction.quantity)
+                json.member("transaction_id", transaction.transactionId)
             }
         }
     }
@@ -29,17 +22,12 @@ extension VerifiedPurchases {
         json.array(entitlements) { json, entitlement in
             json.object { json in
                 if let token = entitlement.downloadToken {
-                    json.key("download_token")
-                    json.string(token.token)
-                    json.key("download_token_expires")
-                    json.date(token.expires)
+                    json.member("download_token", token.token)
+                    json.member("download_token_expires", date: token.expires)
                 }
-                json.key("expires_date")
-                json.date(entitlement.expiresDate)
-                json.key("original_transaction_id")
-                json.string(entitlement.originalTransactionId)
-                json.key("product_id")
-                json.string(entitlement.productId)
+                json.member("expires_date", date: entitlement.expiresDate)
+                json.member("original_transaction_id", entitlement.originalTransactionId)
+                json.member("product_id", entitlement.productId)
             }
         }
     }

@@ -53,16 +53,11 @@ struct JSONWriterTests {
                     json.date(index < dates.count ? dates[index] : nil)
                 }
             }
-            json.key("b_text")
-            json.string("x")
-            json.key("c_null")
-            json.string(nil)
-            json.key("d_count")
-            json.number(1_234_567)
-            json.key("e_negative")
-            json.number(-42)
-            json.key("f_date")
-            json.date(dates[0])
+            json.member("b_text", "x")
+            json.member("c_null", nil)
+            json.member("d_count", 1_234_567)
+            json.member("e_negative", -42)
+            json.member("f_date", date: dates[0])
         }
         let reference = Reference(
             a_list: texts.indices.map {
