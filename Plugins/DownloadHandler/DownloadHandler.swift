@@ -21,10 +21,11 @@ public struct DownloadHandler: ContentHandler {
     private let delivery: DeliveryMode
     private let xAccelLocation: String
     private let granted: Counter
-    /// Each content product's fixed answer headers (and X-Accel-Redirect URI), worked out once.
+    /// Each content product's file with its fixed answer headers and X-Accel-Redirect URI, worked out once.
     private let heads: [String: ContentHead]
 
     private struct ContentHead {
+        let content: Product.Content
         let headers: [(String, String)]
         let accelRedirect: String
     }
@@ -58,6 +59,7 @@ public struct DownloadHandler: ContentHandler {
                     $0 == "\"" || $0 == "\\" ? "_" : $0
                 })
             heads[product.id] = ContentHead(
+                content: content,
                 headers: [
                     ("Content-Type", content.contentType), ("Content-Disposition", "attachment; filename=\"\(name)\""),
                     ("Cache-Control", "private, no-store"),
@@ -86,15 +88,14 @@ public struct DownloadHandler: ContentHandler {
     private func answer(_ request: GatewayRequest, entitlement: VerifiedEntitlement, context: RequestContext)
         throws -> GatewayResponse
     {
-        guard let content = catalog.product(id: entitlement.productId)?.content, let head = heads[entitlement.productId]
-        else { throw GatewayError.noContent }
+        guard let head = heads[entitlement.productId] else { throw GatewayError.noContent }
         switch delivery {
         case .xAccel:
-            try record(entitlement, content: content, context: context)
+            try record(entitlement, content: head.content, context: context)
             return GatewayResponse(status: 200, headers: head.headers + [("X-Accel-Redirect", head.accelRedirect)])
         case .stream:
             return try stream(
-                content, request: request, headers: head.headers, entitlement: entitlement, context: context)
+                head.content, request: request, headers: head.headers, entitlement: entitlement, context: context)
         }
     }
 

@@ -78,11 +78,8 @@ enum ResponseEncoder {
             cursor += digits
         }
 
-        /// Borrows the string's bytes where it can (no copy, no reference count), else copies it first.
         mutating func put(_ text: String) {
-            if text.utf8.withContiguousStorageIfAvailable({ put(bytes: $0) }) != nil { return }
-            var text = text
-            text.withUTF8 { put(bytes: $0) }
+            text.withUTF8Bytes { put(bytes: $0) }
         }
 
         mutating func put(bytes: UnsafeBufferPointer<UInt8>) {

@@ -82,9 +82,7 @@ struct LogLine: ~Copyable, LogFields {
     /// Appends the value as is when it is one plain word, else quoted and escaped, so a value can never
     /// start a new line or a new field.
     private mutating func appendQuoted(_ value: String) {
-        if let done: Void = value.utf8.withContiguousStorageIfAvailable({ appendQuoted(bytes: $0) }) { return done }
-        var value = value
-        value.withUTF8 { appendQuoted(bytes: $0) }
+        value.withUTF8Bytes { appendQuoted(bytes: $0) }
     }
 
     private mutating func appendQuoted(bytes value: UnsafeBufferPointer<UInt8>) {

@@ -1,12 +1,12 @@
 /// Bytes of text built in place, for what the gateway writes on every request (log lines, JSON answers):
 /// no intermediate strings, one allocation unless it outgrows its first capacity.
-public struct TextBuffer: ~Copyable {
+struct TextBuffer: ~Copyable {
     private var bytes: UnsafeMutablePointer<UInt8>
-    private(set) var count = 0
+    private var count = 0
     private var capacity: Int
 
     /// An empty buffer with room for `capacity` bytes before it grows.
-    public init(capacity: Int = 512) {
+    init(capacity: Int = 512) {
         self.capacity = capacity
         bytes = .allocate(capacity: capacity)
     }
@@ -14,7 +14,7 @@ public struct TextBuffer: ~Copyable {
     deinit { bytes.deallocate() }
 
     /// The bytes so far.
-    public var array: [UInt8] { Array(UnsafeBufferPointer(start: bytes, count: count)) }
+    var array: [UInt8] { Array(UnsafeBufferPointer(start: bytes, count: count)) }
 
     /// The bytes so far, read in place.
     func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
@@ -47,9 +47,7 @@ public struct TextBuffer: ~Copyable {
     }
 
     mutating func append(_ text: String) {
-        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ append($0) }) { return done }
-        var text = text
-        text.withUTF8 { append($0) }
+        text.withUTF8Bytes { append($0) }
     }
 
     mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
@@ -79,9 +77,7 @@ public struct TextBuffer: ~Copyable {
     /// Appends `value` in double quotes with `"`, `\` and control characters escaped as JSON escapes them
     /// (logfmt values use the same escapes), so it can never end the string, the field or the line.
     mutating func appendQuoted(_ value: String) {
-        if let done: Void = value.utf8.withContiguousStorageIfAvailable({ appendQuoted(bytes: $0) }) { return done }
-        var value = value
-        value.withUTF8 { appendQuoted(bytes: $0) }
+        value.withUTF8Bytes { appendQuoted(bytes: $0) }
     }
 
     mutating func appendQuoted(bytes value: UnsafeBufferPointer<UInt8>) {

@@ -21,7 +21,8 @@ final class SQLiteReaders: Sendable {
         self.path = path
         self.busyTimeout = busyTimeout
         var key = pthread_key_t()
-        pthread_key_create(&key, nil)
+        // Fails only when the process has used up its keys (1,024 on glibc), one per open ledger.
+        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left for the ledger's readers")
         self.key = key
     }
 

@@ -1,6 +1,6 @@
-import PurchaseVerification
 import Foundation
 import PurchaseLedger
+import PurchaseVerification
 import Testing
 
 extension EndToEnd {
@@ -103,6 +103,15 @@ extension EndToEnd {
             let answer = try gateway.deployment.request(path, method: "POST", body: Receipt.body(receipt))
             #expect(answer.status == 200)
             #expect(SampleContent.sha256(answer.body) == SampleContent.issueSHA256)
+            // The answer is the file, so what the verification found is logged on a line of its own.
+            let id = try #require(answer.header("X-Request-Id"))
+            #expect(
+                ManagedProcess.poll(for: .seconds(5)) {
+                    gateway.logs.split(separator: "\n").contains {
+                        $0.contains("msg=\"purchases verified\"") && $0.contains("request-id=\(id)")
+                            && $0.contains(" receipt=") && $0.contains(" cached=")
+                    }
+                }, "\(gateway.logs)")
             let nothing = try gateway.receipt(transactions: [Receipt.transaction(SampleContent.coinsId, "150001")])
             #expect(try gateway.deployment.request(path, method: "POST", body: Receipt.body(nothing)).status == 403)
             #expect(try gateway.deployment.request(path).status == 401)

@@ -31,14 +31,14 @@ struct ReadWriteLockTests {
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for step in 0..<500 {
                 if step % 10 == 0 {
-                    lock.write { $0.append(worker) }
+                    lock.write { $0 += [worker, worker] }
                 } else {
-                    // A reader never sees a half-made change: the count only grows by whole appends.
+                    // A change is two appends under one write: a reader let in between them sees an odd count.
                     let count = lock.read { $0.count }
-                    #expect(count <= 8 * 50)
+                    #expect(count % 2 == 0)
                 }
             }
         }
-        #expect(lock.read { $0.count } == 8 * 50)
+        #expect(lock.read { $0.count } == 8 * 50 * 2)
     }
 }
