@@ -14,7 +14,7 @@ public struct CatalogHandler: GatewayHandler {
     public init(settings: HandlerSettings) throws {
         let catalog = try settings.catalog()
         etag = "\"\(catalog.version)\""
-        let headers = [(name: "ETag", value: etag), (name: "Cache-Control", value: "public, max-age=60")]
+        let headers: ResponseHeaders = [("ETag", etag), ("Cache-Control", "public, max-age=60")]
         full = .json(catalog.renderJSON(), headers: headers)
         notModified = GatewayResponse(status: 304, headers: headers)
     }

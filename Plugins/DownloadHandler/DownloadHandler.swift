@@ -26,7 +26,7 @@ public struct DownloadHandler: ContentHandler {
 
     private struct ContentHead {
         let content: Product.Content
-        let headers: [(String, String)]
+        let headers: ResponseHeaders
         let accelRedirect: String
     }
 
@@ -102,7 +102,7 @@ public struct DownloadHandler: ContentHandler {
     private func stream(
         _ content: Product.Content,
         request: GatewayRequest,
-        headers: [(String, String)],
+        headers: ResponseHeaders,
         entitlement: VerifiedEntitlement,
         context: RequestContext
     ) throws -> GatewayResponse {
@@ -115,14 +115,14 @@ public struct DownloadHandler: ContentHandler {
         var headers = headers + [("ETag", "\"\(content.sha256)\""), ("Accept-Ranges", "bytes")]
         switch ByteRange(header: request.header("Range"), size: size) {
         case .unsatisfiable:
-            headers.append(("Content-Range", "bytes */\(size)"))
+            headers.add("Content-Range", "bytes */\(size)")
             return GatewayResponse(status: 416, headers: headers)
         case .whole:
             if request.method != .head { try record(entitlement, content: content, context: context) }
             return GatewayResponse(status: 200, headers: headers, file: FileSlice(path: path, offset: 0, length: size))
         case .part(let offset, let length):
             if request.method != .head { try record(entitlement, content: content, context: context) }
-            headers.append(("Content-Range", "bytes \(offset)-\(offset + length - 1)/\(size)"))
+            headers.add("Content-Range", "bytes \(offset)-\(offset + length - 1)/\(size)")
             return GatewayResponse(
                 status: 206, headers: headers, file: FileSlice(path: path, offset: offset, length: length))
         }

@@ -17,7 +17,7 @@ public enum CGIRunner {
 
     /// Writes a response for a request that never reached an application (the config did not load).
     public static func write(_ response: GatewayResponse, method: HTTPMethod) {
-        StandardStreams().send(response, method: method)
+        StandardStreams().send(response, method: method, requestId: nil)
     }
 
     /// The method of the request in this process's environment.

@@ -69,7 +69,7 @@ extension FastCGIServer {
             for slot in slots {
                 slot.answerIfOverdue(now: now) { exchange in
                     let response = exchange.respond(failingWith: .timeout)
-                    FastCGIChannel(slot: slot).send(response, method: exchange.request.method)
+                    FastCGIChannel(slot: slot).send(response, for: exchange)
                     exchange.finished(response, recorder: recorder, counters: slot.counters)
                     exchange.context.logger.warning(
                         "request passed its time limit; answered 504, the worker stays busy until its handler returns",

@@ -36,16 +36,24 @@ extension RequestChannel {
         handling(exchange)
         let response = exchange.respond()
         guard claimAnswer() else { return }
-        if !send(response, method: exchange.request.method) {
+        if !send(response, for: exchange) {
             exchange.context.logger.debug("client went away before the answer was sent")
         }
         exchange.finished(response, recorder: recorder, counters: counters)
     }
 
-    /// Writes the head and body of `response` and finishes the answer; false when the client went away.
+    /// Writes `response` to `exchange`'s request, with its request id, and finishes the answer; false when
+    /// the client went away.
     @discardableResult
-    func send(_ response: GatewayResponse, method: HTTPMethod) -> Bool {
-        var written = ResponseEncoder.withHead(for: response, write)
+    func send(_ response: GatewayResponse, for exchange: Exchange) -> Bool {
+        send(response, method: exchange.request.method, requestId: exchange.context.requestId)
+    }
+
+    /// Writes the head (with `X-Request-Id` when `requestId` is given) and body of `response` and finishes
+    /// the answer; false when the client went away.
+    @discardableResult
+    func send(_ response: GatewayResponse, method: HTTPMethod, requestId: String?) -> Bool {
+        var written = ResponseEncoder.withHead(for: response, requestId: requestId, write)
         if written, ResponseEncoder.sendsBody(response, method: method) {
             if let file = response.file {
                 written = file.stream(write)

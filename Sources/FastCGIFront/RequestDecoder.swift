@@ -7,91 +7,95 @@ import GatewayCore
 /// Builds a ``GatewayRequest`` from CGI-style parameters: FastCGI's params, or the environment in CGI mode.
 /// Both arrive as a NULL-terminated array of `NAME=value` C strings.
 enum RequestDecoder {
-    /// What the parameters say, before the body is read: the request's parts (its path is `PATH_INFO` when
-    /// non-empty, else the path of `REQUEST_URI`), and how to read its body (`headersTooLarge`: the HTTP
-    /// headers passed exceed ``maximumHeaderBytes``, so the request is refused). Parts rather than a
-    /// request, so the request is built once, with its body, instead of copied to add it.
-    struct Head {
-        var method = HTTPMethod.get
-        var path = ""
-        var query = ""
-        var headers = RequestHeaders()
-        var remoteAddress: String?
-        var contentLength: String?
-        var headersTooLarge = false
-
-        /// The request these parts make, with `body`.
-        consuming func request(body: GatewayRequest.Body = .complete([])) -> GatewayRequest {
-            GatewayRequest(
-                method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress)
-        }
-    }
-
-    /// The request `parameters` describe, with its body read through `read` (see ``body(declaredLength:headersTooLarge:limit:read:)``).
+    /// The request `parameters` describe, with its body read through `read` (see
+    /// ``body(declaredLength:headersTooLarge:limit:read:)``). Its path is `PATH_INFO` when non-empty, else
+    /// the path of `REQUEST_URI`; HTTP headers passed beyond ``maximumHeaderBytes`` make it a refused request.
     static func request(
         from parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, bodyLimit: Int,
         read: (UnsafeMutableRawBufferPointer) -> Int
     ) -> GatewayRequest {
-        let head = head(from: parameters)
+        let found = Found(parameters)
+        let headersTooLarge = found.headerBytes > maximumHeaderBytes
+        let method = found.method.map { HTTPMethod(cString: $0) } ?? .get
+        let path = found.path
+        let query = found.query.map { text($0, count: strlen($0)) } ?? ""
+        let headers = headersTooLarge ? RequestHeaders() : found.headers(parameters)
+        let remoteAddress = found.remoteAddress.map { text($0, count: strlen($0)) }
         let body = body(
-            declaredLength: head.contentLength, headersTooLarge: head.headersTooLarge, limit: bodyLimit, read: read)
-        return (consume head).request(body: body)
+            declaredLength: found.contentLength.map { text($0, count: strlen($0)) },
+            headersTooLarge: headersTooLarge, limit: bodyLimit, read: read)
+        return GatewayRequest(
+            method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress)
     }
 
     /// More header bytes than any client of this API sends (nginx itself stops at 32 KiB by default); a web
     /// server that passes more is refused rather than believed.
     static let maximumHeaderBytes = 64 * 1024
 
-    /// Reads `parameters`, turning into Swift values only the ones a request needs: this runs for every
-    /// request, and web servers pass dozens. A name is recognised by its first byte and then compared whole,
-    /// so the parameters no request uses cost a byte compare each.
-    static func head(from parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Head {
-        var head = Head()
-        var uriPath = ""
-        var pathInfo = ""
+    /// Where the values a request needs start among `parameters`, found in one pass: this runs for every
+    /// request, and web servers pass dozens. Pointers only, so nothing is copied or counted until the
+    /// request is built from them. A name is recognised by its first byte and then compared whole, so the
+    /// parameters no request uses cost a byte compare each. Empty values count as absent.
+    private struct Found {
+        var method: UnsafeMutablePointer<CChar>?
+        var uri: UnsafeMutablePointer<CChar>?
+        var pathInfo: UnsafeMutablePointer<CChar>?
+        var query: UnsafeMutablePointer<CChar>?
+        var contentLength: UnsafeMutablePointer<CChar>?
         var contentType: UnsafeMutablePointer<CChar>?
+        var remoteAddress: UnsafeMutablePointer<CChar>?
+        /// The bytes of the `HTTP_*` parameters' names and values.
         var headerBytes = 0
+        /// An upper bound of the bytes ``RequestHeaders`` needs for them.
         var entryBytes = 0
-        var cursor = parameters
-        while let entry = cursor.pointee {
-            cursor += 1
-            switch UInt8(bitPattern: entry.pointee) {
-            case UInt8(ascii: "H"):
-                guard let (name, value) = header(at: entry) else { continue }
-                headerBytes += name.count + value.count
-                entryBytes += RequestHeaders.entryByteCount(name: name.count, value: value.count)
-            case UInt8(ascii: "R"):
-                if let value = value(of: "REQUEST_METHOD=", in: entry) {
-                    head.method = HTTPMethod(cString: value)
-                } else if let value = value(of: "REQUEST_URI=", in: entry) {
-                    let end = strchr(value, Int32(UInt8(ascii: "?"))) ?? value + strlen(value)
-                    uriPath = String(decoding: UnsafeRawBufferPointer(start: value, count: end - value), as: UTF8.self)
-                } else if let value = value(of: "REMOTE_ADDR=", in: entry) {
-                    head.remoteAddress = String(cString: value)
+
+        init(_ parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
+            var cursor = parameters
+            while let entry = cursor.pointee {
+                cursor += 1
+                switch UInt8(bitPattern: entry.pointee) {
+                case UInt8(ascii: "H"):
+                    guard startsWith("HTTP_", entry) else { continue }
+                    let length = strlen(entry)
+                    headerBytes += length - 1
+                    entryBytes += RequestHeaders.entryByteCount(name: length - 1, value: 0)
+                case UInt8(ascii: "R"):
+                    if let value = value(of: "REQUEST_METHOD=", in: entry) {
+                        method = value
+                    } else if let value = value(of: "REQUEST_URI=", in: entry) {
+                        uri = value
+                    } else if let value = value(of: "REMOTE_ADDR=", in: entry) {
+                        remoteAddress = value
+                    }
+                case UInt8(ascii: "P"):
+                    pathInfo = value(of: "PATH_INFO=", in: entry)
+                case UInt8(ascii: "Q"):
+                    query = value(of: "QUERY_STRING=", in: entry)
+                case UInt8(ascii: "C"):
+                    if let value = value(of: "CONTENT_LENGTH=", in: entry) {
+                        contentLength = value
+                    } else if let value = value(of: "CONTENT_TYPE=", in: entry) {
+                        contentType = value
+                        entryBytes += RequestHeaders.entryByteCount(
+                            name: contentTypeName.utf8CodeUnitCount, value: strlen(value))
+                    }
+                default:
+                    continue
                 }
-            case UInt8(ascii: "P"):
-                if let value = value(of: "PATH_INFO=", in: entry) { pathInfo = String(cString: value) }
-            case UInt8(ascii: "Q"):
-                if let value = value(of: "QUERY_STRING=", in: entry), value.pointee != 0 {
-                    head.query = String(cString: value)
-                }
-            case UInt8(ascii: "C"):
-                if let value = value(of: "CONTENT_LENGTH=", in: entry) {
-                    if value.pointee != 0 { head.contentLength = String(cString: value) }
-                } else if let value = value(of: "CONTENT_TYPE=", in: entry), value.pointee != 0 {
-                    contentType = value
-                    entryBytes += RequestHeaders.entryByteCount(
-                        name: contentTypeName.utf8CodeUnitCount, value: strlen(value))
-                }
-            default:
-                continue
             }
         }
-        head.headersTooLarge = headerBytes > maximumHeaderBytes
-        head.path = pathInfo.isEmpty ? uriPath : pathInfo
-        // A second pass copies the headers into a buffer of the size the first one counted.
-        if !head.headersTooLarge {
-            head.headers = RequestHeaders(byteCount: entryBytes) { writer in
+
+        /// The routing path: `PATH_INFO` when given, else `REQUEST_URI` up to its query.
+        var path: String {
+            if let pathInfo { return text(pathInfo, count: strlen(pathInfo)) }
+            guard let uri else { return "" }
+            let end = strchr(uri, Int32(UInt8(ascii: "?"))) ?? uri + strlen(uri)
+            return text(uri, count: end - uri)
+        }
+
+        /// The `HTTP_*` parameters (and `CONTENT_TYPE`), copied into one buffer in a second pass.
+        func headers(_ parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> RequestHeaders {
+            RequestHeaders(byteCount: entryBytes) { writer in
                 var cursor = parameters
                 while let entry = cursor.pointee {
                     cursor += 1
@@ -108,7 +112,21 @@ enum RequestDecoder {
                 }
             }
         }
-        return head
+
+        /// The value of the parameter at `entry` when it is `prefix` (a name and its `=`) with a non-empty
+        /// value, else nil.
+        private func value(of prefix: StaticString, in entry: UnsafeMutablePointer<CChar>)
+            -> UnsafeMutablePointer<CChar>?
+        {
+            guard startsWith(prefix, entry) else { return nil }
+            let value = entry + prefix.utf8CodeUnitCount
+            return value.pointee == 0 ? nil : value
+        }
+    }
+
+    /// `count` bytes at `start` as text.
+    private static func text(_ start: UnsafeMutablePointer<CChar>, count: Int) -> String {
+        String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
     }
 
     /// `CONTENT_TYPE` is kept with the headers, under this name.
@@ -123,13 +141,6 @@ enum RequestDecoder {
             UnsafeRawBufferPointer(start: entry, count: equals - entry),
             UnsafeRawBufferPointer(start: equals + 1, count: strlen(equals + 1))
         )
-    }
-
-    /// The value of the parameter at `entry` when it is `prefix` (a name and its `=`), else nil.
-    private static func value(of prefix: StaticString, in entry: UnsafeMutablePointer<CChar>)
-        -> UnsafeMutablePointer<CChar>?
-    {
-        startsWith(prefix, entry) ? entry + prefix.utf8CodeUnitCount : nil
     }
 
     /// Whether the C string `entry` starts with `prefix`: compared here rather than by `strncmp`, whose call

@@ -8,35 +8,33 @@ import GatewayCore
 /// so both transports answer byte-for-byte alike.
 enum ResponseEncoder {
     /// Hands `send` the head for `response`, built in a temporary buffer (on the stack for ordinary heads):
-    /// this runs for every response. Headers whose name or value holds CR or LF are dropped: they could split
-    /// the response. `X-Request-Id` comes last.
-    static func withHead<Result>(for response: GatewayResponse, _ send: (UnsafeRawBufferPointer) -> Result)
-        -> Result
-    {
+    /// this runs for every response. The headers arrive as their lines (``ResponseHeaders``, which drops
+    /// any that holds CR or LF). `X-Request-Id` comes last, left out if it holds CR or LF.
+    static func withHead<Result>(
+        for response: GatewayResponse, requestId: String?, _ send: (UnsafeRawBufferPointer) -> Result
+    ) -> Result {
         let known = statusLine(response.status)
-        var capacity = (known?.utf8CodeUnitCount ?? 40) + "Content-Length: \r\n\r\n".utf8.count + 20
-        // Headers are read in place (by index), not copied out of the array: no reference counting per header.
-        let headers = response.headers
-        for index in headers.indices {
-            capacity += headers[index].name.utf8.count + headers[index].value.utf8.count + 4
-        }
-        if let id = response.requestId { capacity += "X-Request-Id: \r\n".utf8.count + id.utf8.count }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-            var writer = Writer(cursor: buffer.baseAddress!)
-            if let known {
-                writer.put(known)
-            } else {
-                writer.put("Status: \(response.status) Status\r\n")
-            }
-            for index in headers.indices { writer.putHeader(headers[index].name, headers[index].value) }
-            if let id = response.requestId { writer.putHeader("X-Request-Id", id) }
-            if response.status != 304 {
-                writer.put("Content-Length: ")
-                writer.put(decimal: response.contentLength)
+        return response.headers.lines.withUnsafeBufferPointer { lines in
+            var capacity = (known?.utf8CodeUnitCount ?? 40) + "Content-Length: \r\n\r\n".utf8.count + 20 + lines.count
+            if let id = requestId { capacity += "X-Request-Id: \r\n".utf8.count + id.utf8.count }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+                var writer = Writer(cursor: buffer.baseAddress!)
+                if let known {
+                    writer.put(known)
+                } else {
+                    writer.put("Status: \(response.status) Status\r\n")
+                }
+                writer.put(bytes: lines)
+                if let id = requestId { writer.putLine("X-Request-Id: ", id) }
+                if response.status != 304 {
+                    writer.put("Content-Length: ")
+                    writer.put(decimal: response.contentLength)
+                    writer.put("\r\n")
+                }
                 writer.put("\r\n")
+                return send(
+                    UnsafeRawBufferPointer(start: buffer.baseAddress!, count: writer.cursor - buffer.baseAddress!))
             }
-            writer.put("\r\n")
-            return send(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: writer.cursor - buffer.baseAddress!))
         }
     }
 
@@ -49,13 +47,13 @@ enum ResponseEncoder {
             cursor += text.utf8CodeUnitCount
         }
 
-        /// `name: value` and its line end, or nothing when either holds CR or LF.
-        mutating func putHeader(_ name: String, _ value: String) {
+        /// `name` (with its colon) and `value` and a line end, or nothing when `value` holds CR or LF.
+        mutating func putLine(_ name: StaticString, _ value: String) {
             let start = cursor
             put(name)
-            put(": ")
             put(value)
-            if memchr(start, 13, cursor - start) != nil || memchr(start, 10, cursor - start) != nil {
+            for byte in UnsafeBufferPointer(start: start, count: cursor - start)
+            where byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") {
                 cursor = start
                 return
             }

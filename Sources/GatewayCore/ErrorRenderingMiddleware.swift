@@ -11,6 +11,16 @@ public struct ErrorRenderingMiddleware: GatewayMiddleware {
         context: RequestContext,
         next: (GatewayRequest, RequestContext) throws -> GatewayResponse
     ) throws -> GatewayResponse {
+        answer(request, context: context, next: next)
+    }
+
+    /// The answer `next` gives, or the error answer for what it throws: never throws itself, so the chain
+    /// around it need not catch.
+    public func answer(
+        _ request: GatewayRequest,
+        context: RequestContext,
+        next: (GatewayRequest, RequestContext) throws -> GatewayResponse
+    ) -> GatewayResponse {
         do {
             return try next(request, context)
         } catch let error as GatewayError {
@@ -26,7 +36,7 @@ public struct ErrorRenderingMiddleware: GatewayMiddleware {
         var response = GatewayResponse.json(
             status: error.status,
             Array(error.jsonBody),
-            headers: error.headers.map { ($0.name, $0.value) }
+            headers: ResponseHeaders(error.headers.map { ($0.name, $0.value) })
         )
         response.errorCode = error.code
         return response

@@ -35,7 +35,8 @@ public final class Exchange: Sendable {
     /// status route's totals) and the route's metrics through the calling thread's `recorder`, and its log
     /// line when `log.requests` is on or it took longer than `log.slow_request_ms`.
     public func finished(_ response: GatewayResponse, recorder: RequestRecorder, counters: WorkerCounters) {
-        let nanoseconds = Int(receivedAt.duration(to: .now).nanoseconds)
+        // A division of two durations (two conversions to Double) costs less than `components`.
+        let nanoseconds = Int(receivedAt.duration(to: .now) / .nanoseconds(1))
         // Mount paths, not request paths: the label set stays as small as the config.
         let routeLabel = route?.path ?? "unrouted"
         counters.record(status: response.status)

@@ -13,22 +13,27 @@ extension GatewayApplication {
         let level: Logger.Level = slow ? .warning : .info
         let fields = RequestLineFields(
             exchange: exchange, route: route, status: response.status, nanoseconds: nanoseconds)
-        guard let lines = runtime.lines else {
+        // The level alone is read: copying the handler out costs reference counts on every request.
+        guard let linesLevel = runtime.lines?.logLevel else {
             var metadata = response.logMetadata
             fields.add(to: &metadata)
             return runtime.logger.log(level: level, slow ? "slow request" : "request", metadata: metadata)
         }
-        guard level >= lines.logLevel else { return }
-        let line =
-            slow ? LogLine(level: level, message: "slow request") : LogLine(level: level, plainMessage: "request")
-        if response.logMetadata.isEmpty {
-            var line = line
-            fields.add(to: &line)
-            line.write()
-        } else {
-            var merged = MergedLineFields(line, answerFields: response.logMetadata)
-            fields.add(to: &merged)
-            merged.finished().write()
+        guard level >= linesLevel else { return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { scratch in
+            let line =
+                slow
+                ? LogLine(level: level, message: "slow request")
+                : LogLine(level: level, plainMessage: "request", scratch: scratch)
+            if response.logMetadata.isEmpty {
+                var line = line
+                fields.add(to: &line)
+                line.write()
+            } else {
+                var merged = MergedLineFields(line, answerFields: response.logMetadata)
+                fields.add(to: &merged)
+                merged.finished().write()
+            }
         }
     }
 }

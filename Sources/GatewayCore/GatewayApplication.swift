@@ -9,9 +9,10 @@ public final class GatewayApplication: Sendable {
     public let log: LogSettings
     /// Keys the config file sets that nothing read: typos, or sections of routes that are not enabled.
     public let unusedKeys: [String]
-    /// The order every request passes through, outermost first: the request id goes on every answer,
-    /// errors become JSON, oversized bodies are refused before any route runs.
-    private let chain: Chained<RequestIdMiddleware, Chained<ErrorRenderingMiddleware, BodyGuardMiddleware>>
+    /// The middleware every request passes through, in this order: errors become JSON (it never throws,
+    /// so nothing escapes it), oversized bodies are refused before any route runs.
+    private let errors = ErrorRenderingMiddleware()
+    private let bodyGuard: BodyGuardMiddleware
     let runtime: GatewayRuntime
 
     init(server: ServerSettings, router: Router, log: LogSettings, unusedKeys: [String], runtime: GatewayRuntime) {
@@ -20,8 +21,7 @@ public final class GatewayApplication: Sendable {
         self.log = log
         self.unusedKeys = unusedKeys
         self.runtime = runtime
-        chain = Chained(
-            RequestIdMiddleware(), Chained(ErrorRenderingMiddleware(), BodyGuardMiddleware(limit: server.maxBodyBytes)))
+        bodyGuard = BodyGuardMiddleware(limit: server.maxBodyBytes)
     }
 
     /// The context for a request that has just arrived.
@@ -42,17 +42,15 @@ public final class GatewayApplication: Sendable {
         Exchange(request: request, application: self, receivedAt: receivedAt)
     }
 
+    /// The answer `endpoint` gives through the middleware chain. The transport echoes the request id on
+    /// it (`X-Request-Id`), errors included.
     func run(
         _ request: GatewayRequest,
         _ context: RequestContext,
         endpoint: (GatewayRequest, RequestContext) throws -> GatewayResponse
     ) -> GatewayResponse {
-        do {
-            return try chain.handle(request, context: context, next: endpoint)
-        } catch {
-            // Only a middleware outside the error renderer can get here.
-            context.logger.error("error escaped the middleware chain", metadata: ["error": "\(error)"])
-            return ErrorRenderingMiddleware.response(for: .internalError)
+        errors.answer(request, context: context) { request, context in
+            try bodyGuard.handle(request, context: context, next: endpoint)
         }
     }
 }

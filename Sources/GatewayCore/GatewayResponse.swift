@@ -4,19 +4,16 @@ import Logging
 public struct GatewayResponse: Sendable {
     public var status: Int
     /// Response headers in the order they are sent. `Content-Length` is added by the transport.
-    public var headers: [(name: String, value: String)]
+    public var headers: ResponseHeaders
     public var body: [UInt8]
     /// A file range sent as the body instead of `body` (downloads), streamed by the transport.
     public var file: FileSlice?
     /// Facts for the request's log line that the client never sees, such as `environment` and `product`.
     public var logMetadata: Logger.Metadata = [:]
-    /// Sent as `X-Request-Id`, after `headers`; the request-id middleware sets it on every answer.
-    public var requestId: String?
     /// The `error.code` of an error answer, counted when the request is finished.
     public var errorCode: ErrorCode?
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], file: FileSlice? = nil)
-    {
+    public init(status: Int, headers: ResponseHeaders = [], body: [UInt8] = [], file: FileSlice? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -27,19 +24,10 @@ public struct GatewayResponse: Sendable {
     public var contentLength: Int { file?.length ?? body.count }
 
     /// A JSON response; `body` must already be encoded JSON.
-    public static func json(status: Int = 200, _ body: [UInt8], headers: [(name: String, value: String)] = [])
-        -> GatewayResponse
-    {
-        var all: [(name: String, value: String)] = []
-        all.reserveCapacity(headers.count + 1)
-        all.append(("Content-Type", "application/json"))
-        all.append(contentsOf: headers)
-        return GatewayResponse(status: status, headers: all, body: body)
+    public static func json(status: Int = 200, _ body: [UInt8], headers: ResponseHeaders = []) -> GatewayResponse {
+        GatewayResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
     }
 
     /// The value of the first header with this name, compared case-insensitively.
-    public func header(_ name: String) -> String? {
-        let lowered = name.lowercased()
-        return headers.first { $0.name.lowercased() == lowered }?.value
-    }
+    public func header(_ name: String) -> String? { headers.value(named: name) }
 }

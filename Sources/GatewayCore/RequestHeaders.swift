@@ -31,15 +31,15 @@ public struct RequestHeaders: @unchecked Sendable {  // its storage is written o
         }
     }
 
-    /// Headers written in place by `fill`, whose entries take exactly `byteCount` bytes (the sum of
-    /// ``entryByteCount(name:value:)``): one allocation, no growth.
+    /// Headers written in place by `fill`, whose entries take at most `byteCount` bytes (the sum of
+    /// ``entryByteCount(name:value:)``, or a bound of it): one allocation, no growth.
     public init(byteCount: Int, _ fill: (inout Writer) -> Void) {
         guard byteCount > 0 else { return }
-        let storage = unsafeDowncast(Storage.create(minimumCapacity: byteCount) { _ in byteCount }, to: Storage.self)
-        storage.withUnsafeMutablePointerToElements { elements in
+        let storage = unsafeDowncast(Storage.create(minimumCapacity: byteCount) { _ in 0 }, to: Storage.self)
+        storage.withUnsafeMutablePointers { count, elements in
             var writer = Writer(buffer: UnsafeMutableRawBufferPointer(start: elements, count: byteCount))
             fill(&writer)
-            precondition(writer.offset == byteCount, "header entries do not add up to the byte count given")
+            count.pointee = writer.offset
         }
         self.storage = storage
     }

@@ -16,32 +16,55 @@ import Testing
         return array.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
     }
 
+    /// The request `parameters` describe, its body read from `body`.
+    private func request(_ parameters: [String], body: [UInt8] = []) -> GatewayRequest {
+        withParameters(parameters) {
+            RequestDecoder.request(from: $0, bodyLimit: 1000, read: Source(body).read)
+        }
+    }
+
     @Test func readsWhatRoutingAndHandlersNeed() {
-        let head = withParameters([
-            "REQUEST_METHOD=POST", "REQUEST_URI=/v1/verify?debug=1", "QUERY_STRING=debug=1",
-            "CONTENT_LENGTH=12", "CONTENT_TYPE=application/json", "REMOTE_ADDR=192.0.2.7",
-            "HTTP_X_REQUEST_ID=abc", "HTTP_IF_NONE_MATCH=\"v=1\"", "SERVER_SOFTWARE=nginx", "NO_EQUALS_SIGN",
-        ]) { RequestDecoder.head(from: $0) }
-        #expect(head.method == .post)
-        #expect(head.path == "/v1/verify")
-        #expect(head.query == "debug=1")
-        #expect(head.contentLength == "12")
-        #expect(head.remoteAddress == "192.0.2.7")
-        let request = head.request()
+        let request = request(
+            [
+                "REQUEST_METHOD=POST", "REQUEST_URI=/v1/verify?debug=1", "QUERY_STRING=debug=1",
+                "CONTENT_LENGTH=12", "CONTENT_TYPE=application/json", "REMOTE_ADDR=192.0.2.7",
+                "HTTP_X_REQUEST_ID=abc", "HTTP_IF_NONE_MATCH=\"v=1\"", "SERVER_SOFTWARE=nginx", "NO_EQUALS_SIGN",
+                "HTTP_NO_EQUALS_SIGN",
+            ], body: Array("{\"a\": true}".utf8))
+        #expect(request.method == .post)
+        #expect(request.path == "/v1/verify")
+        #expect(request.query == "debug=1")
+        #expect(request.body == .complete(Array("{\"a\": true}".utf8)))
+        #expect(request.remoteAddress == "192.0.2.7")
         #expect(request.header("x-request-id") == "abc")
         #expect(request.header("If-None-Match") == "\"v=1\"")
         #expect(request.header("Content-Type") == "application/json")
+        #expect(request.header("No-Equals-Sign") == nil)
+    }
+
+    @Test func emptyParametersAreAbsent() {
+        let request = request([
+            "REQUEST_METHOD=GET", "REQUEST_URI=/v1/catalog", "QUERY_STRING=", "CONTENT_LENGTH=", "CONTENT_TYPE=",
+            "REMOTE_ADDR=",
+        ])
+        #expect(request.query == "")
+        #expect(request.body == .complete([]))
+        #expect(request.remoteAddress == nil)
+        #expect(request.header("Content-Type") == nil)
+    }
+
+    @Test func headersPastTheLimitAreRefused() {
+        let huge = "HTTP_X_PADDING=" + String(repeating: "a", count: RequestDecoder.maximumHeaderBytes)
+        let request = request(["REQUEST_URI=/v1/catalog", huge])
+        #expect(request.body == .malformed("The request headers are larger than 64 KiB."))
+        #expect(request.header("X-Padding") == nil)
     }
 
     @Test func pathInfoWinsWhenTheServerSetsIt() {
-        let withInfo = withParameters(["REQUEST_URI=/cgi-bin/storegate/v1/catalog", "PATH_INFO=/v1/catalog"]) {
-            RequestDecoder.head(from: $0).path
-        }
-        #expect(withInfo == "/v1/catalog")
-        let emptyInfo = withParameters(["REQUEST_URI=/v1/catalog", "PATH_INFO="]) {
-            RequestDecoder.head(from: $0).path
-        }
-        #expect(emptyInfo == "/v1/catalog")
+        let withInfo = request(["REQUEST_URI=/cgi-bin/storegate/v1/catalog", "PATH_INFO=/v1/catalog"])
+        #expect(withInfo.path == "/v1/catalog")
+        let emptyInfo = request(["REQUEST_URI=/v1/catalog", "PATH_INFO="])
+        #expect(emptyInfo.path == "/v1/catalog")
     }
 
     /// A body source that hands out `bytes` in chunks of at most `chunk`, counting what was read.

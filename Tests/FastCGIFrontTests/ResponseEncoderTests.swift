@@ -4,8 +4,8 @@ import Testing
 @testable import FastCGIFront
 
 @Suite struct ResponseEncoderTests {
-    private func head(_ response: GatewayResponse) -> String {
-        ResponseEncoder.withHead(for: response) { String(decoding: $0, as: UTF8.self) }
+    private func head(_ response: GatewayResponse, requestId: String? = nil) -> String {
+        ResponseEncoder.withHead(for: response, requestId: requestId) { String(decoding: $0, as: UTF8.self) }
     }
 
     @Test func writesStatusHeadersAndLength() {
@@ -19,6 +19,16 @@ import Testing
         let response = GatewayResponse(
             status: 200, headers: [("X-A", "ok"), ("X-B", "bad\r\nSet-Cookie: x=1"), ("X\nC", "v")])
         #expect(head(response) == "Status: 200 OK\r\nX-A: ok\r\nContent-Length: 0\r\n\r\n")
+    }
+
+    @Test func theRequestIdComesLastUnlessItCouldSplitTheResponse() {
+        let response = GatewayResponse(status: 204, headers: [("X-A", "ok")])
+        #expect(
+            head(response, requestId: "k3v9q0a-000001a")
+                == "Status: 204 No Content\r\nX-A: ok\r\nX-Request-Id: k3v9q0a-000001a\r\nContent-Length: 0\r\n\r\n")
+        #expect(
+            head(response, requestId: "a\r\nSet-Cookie: x=1")
+                == "Status: 204 No Content\r\nX-A: ok\r\nContent-Length: 0\r\n\r\n")
     }
 
     @Test func notModifiedHasNoLengthAndNoBody() {

@@ -22,6 +22,26 @@ import Testing
         #expect(line.text.hasSuffix(" level=info msg=m key=\(rendered)"), "\(line.text)")
     }
 
+    /// Every byte at every position of values checked a word at a time (lengths 8 to 17) is quoted exactly
+    /// when the byte rule says so: no space or control character, no `"`, `=`, `\` or DEL.
+    @Test(arguments: [8, 11, 16, 17])
+    func wordChecksQuoteExactlyWhatTheByteRuleQuotes(_ length: Int) {
+        for position in 0..<length {
+            for byte in UInt8(0)...UInt8(0x7F) {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                bytes[position] = byte
+                let value = String(decoding: bytes, as: UTF8.self)
+                var line = LogLine(level: .info, message: "m")
+                line.add("key", value)
+                let plain = byte > 0x20 && byte != 0x22 && byte != 0x3D && byte != 0x5C && byte != 0x7F
+                #expect(line.text.hasSuffix(" key=\(value)") == plain, "byte \(byte) at \(position) of \(length)")
+            }
+        }
+        var line = LogLine(level: .info, message: "m")
+        line.add("key", "caf\u{E9}-\u{1F4DA}-r\u{E9}sum\u{E9}")
+        #expect(line.text.hasSuffix(" key=caf\u{E9}-\u{1F4DA}-r\u{E9}sum\u{E9}"), "UTF-8 letters stay plain")
+    }
+
     @Test(arguments: [0, 951_782_400, 1_709_164_799, 1_764_547_200, 1_795_000_123, 4_107_542_400, -86_401])
     func timestampsAreUTCWithMillisecondsAsGmtimeSaysThem(_ seconds: Int) {
         let line = [UInt8](unsafeUninitializedCapacity: 24) { stamp, count in
