@@ -29,7 +29,7 @@ extension RequestChannel {
         recorder: RequestRecorder,
         counters: WorkerCounters
     ) {
-        let receivedAt = ContinuousClock.now
+        let receivedAt = ArrivalTime.now
         let request = RequestDecoder.request(
             from: parameters, bodyLimit: application.server.maxBodyBytes, read: read(into:))
         let exchange = application.exchange(for: consume request, receivedAt: receivedAt)

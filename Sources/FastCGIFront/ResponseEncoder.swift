@@ -49,15 +49,15 @@ enum ResponseEncoder {
 
         /// `name` (with its colon) and `value` and a line end, or nothing when `value` holds CR or LF.
         mutating func putLine(_ name: StaticString, _ value: String) {
-            let start = cursor
-            put(name)
-            put(value)
-            for byte in UnsafeBufferPointer(start: start, count: cursor - start)
-            where byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") {
-                cursor = start
-                return
+            value.withUTF8Bytes { value in
+                let breaksLine = value.baseAddress.map {
+                    memchr($0, 13, value.count) != nil || memchr($0, 10, value.count) != nil
+                }
+                guard breaksLine != true else { return }
+                put(name)
+                put(bytes: value)
+                put("\r\n")
             }
-            put("\r\n")
         }
 
         /// A non-negative number in decimal digits.

@@ -6,15 +6,15 @@ public final class Exchange: Sendable {
     public let context: RequestContext
     /// The configuration the request started on; a reload does not change it.
     public let application: GatewayApplication
-    public let receivedAt: ContinuousClock.Instant
+    public let receivedAt: ArrivalTime
     /// The route mounted at the request's path, if any.
     let route: Router.Route?
 
-    init(request: consuming GatewayRequest, application: GatewayApplication, receivedAt: ContinuousClock.Instant) {
+    init(request: consuming GatewayRequest, application: GatewayApplication, receivedAt: ArrivalTime) {
         self.application = application
         self.receivedAt = receivedAt
         route = application.router.route(for: request.path)
-        context = application.makeContext(for: request, receivedAt: receivedAt)
+        context = application.makeContext(for: request, receivedAt: receivedAt.instant)
         self.request = request
     }
 
@@ -35,8 +35,7 @@ public final class Exchange: Sendable {
     /// status route's totals) and the route's metrics through the calling thread's `recorder`, and its log
     /// line when `log.requests` is on or it took longer than `log.slow_request_ms`.
     public func finished(_ response: GatewayResponse, recorder: RequestRecorder, counters: WorkerCounters) {
-        // A division of two durations (two conversions to Double) costs less than `components`.
-        let nanoseconds = Int(receivedAt.duration(to: .now) / .nanoseconds(1))
+        let nanoseconds = receivedAt.elapsedNanoseconds
         // Mount paths, not request paths: the label set stays as small as the config.
         let routeLabel = route?.path ?? "unrouted"
         counters.record(status: response.status)

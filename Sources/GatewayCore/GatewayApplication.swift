@@ -36,7 +36,7 @@ public final class GatewayApplication: Sendable {
     }
 
     /// The exchange for a request that has just been decoded: its context, and its route looked up.
-    public func exchange(for request: consuming GatewayRequest, receivedAt: ContinuousClock.Instant = .now)
+    public func exchange(for request: consuming GatewayRequest, receivedAt: ArrivalTime = .now)
         -> Exchange
     {
         Exchange(request: request, application: self, receivedAt: receivedAt)

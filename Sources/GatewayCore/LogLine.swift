@@ -110,7 +110,8 @@ struct LogLine: ~Copyable, LogFields {
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
         let below = (word &- ones &* 0x21) & ~word & highs != 0
-        return !(below || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x3D))
+        return
+            !(below || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x3D))
             || hasZeroByte(word ^ (ones &* 0x5C)) || hasZeroByte(word ^ (ones &* 0x7F)))
     }
 

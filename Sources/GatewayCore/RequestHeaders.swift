@@ -44,14 +44,6 @@ public struct RequestHeaders: @unchecked Sendable {  // its storage is written o
         self.storage = storage
     }
 
-    /// The packed entries, read in place.
-    private func withEntries<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        guard let storage else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        return storage.withUnsafeMutablePointers { count, elements in
-            body(UnsafeRawBufferPointer(start: elements, count: count.pointee))
-        }
-    }
-
     /// The bytes one header takes: its name's and value's byte counts, then both.
     public static func entryByteCount(name: Int, value: Int) -> Int { 8 + name + value }
 
@@ -74,24 +66,29 @@ public struct RequestHeaders: @unchecked Sendable {  // its storage is written o
         }
     }
 
-    /// The value of the first header called `name` (`If-None-Match`), compared case-insensitively.
+    /// The value of the first header called `name` (`If-None-Match`), compared case-insensitively. Entries
+    /// whose length differs are skipped unread; every request looks up one or two headers.
     public func value(named name: String) -> String? {
+        guard let storage else { return nil }
         var name = name
         return name.withUTF8 { name in
-            withEntries { entries -> String? in
+            storage.withUnsafeMutablePointers { count, elements -> String? in
+                let entries = UnsafeRawPointer(elements)
+                let wanted = name.count + 5
                 var offset = 0
-                while offset + 8 <= entries.count {
+                while offset + 8 <= count.pointee {
                     let nameCount = Int(
                         UInt32(littleEndian: entries.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
                     let valueCount = Int(
                         UInt32(littleEndian: entries.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
                     let nameStart = offset + 8
-                    let valueStart = nameStart + nameCount
-                    offset = valueStart + valueCount
-                    guard Self.isCGIName(UnsafeRawBufferPointer(rebasing: entries[nameStart..<valueStart]), of: name)
+                    offset = nameStart + nameCount + valueCount
+                    guard nameCount == wanted,
+                        Self.isCGIName(UnsafeRawBufferPointer(start: entries + nameStart, count: nameCount), of: name)
                     else { continue }
                     return String(
-                        decoding: UnsafeRawBufferPointer(rebasing: entries[valueStart..<offset]), as: UTF8.self)
+                        decoding: UnsafeRawBufferPointer(start: entries + nameStart + nameCount, count: valueCount),
+                        as: UTF8.self)
                 }
                 return nil
             }

@@ -3,19 +3,23 @@ import Synchronization
 /// Makes request ids unique across processes and restarts without a syscall per request: a random
 /// per-process prefix and a counter, 15 characters so Swift keeps them inline, with no allocation.
 public final class RequestIdGenerator: Sendable {
-    private let prefix: UInt64
+    /// The prefix's seven digits, written once.
+    private let prefixDigits: UInt64
     private let counter = Atomic<UInt64>(0)
 
     public init() {
         var generator = SystemRandomNumberGenerator()
-        prefix = UInt64.random(in: 0..<(1 << 35), using: &generator)
+        let prefix = UInt64.random(in: 0..<(1 << 35), using: &generator)
+        var digits: UInt64 = 0
+        withUnsafeMutableBytes(of: &digits) { Self.writeBase32(prefix, into: $0.bindMemory(to: UInt8.self), at: 0) }
+        prefixDigits = digits
     }
 
     /// A fresh id such as `k3v9q0a-000001a`: seven base-32 digits of the prefix, seven of the counter.
     public func next() -> String {
         let count = counter.add(1, ordering: .relaxed).newValue
         return String(unsafeUninitializedCapacity: 15) { buffer in
-            Self.writeBase32(prefix, into: buffer, at: 0)
+            UnsafeMutableRawPointer(buffer.baseAddress!).storeBytes(of: prefixDigits, as: UInt64.self)
             buffer[7] = UInt8(ascii: "-")
             Self.writeBase32(count, into: buffer, at: 8)
             return 15

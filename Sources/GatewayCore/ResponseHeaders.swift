@@ -51,8 +51,10 @@ public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
                 let line = lines[lineStart..<index]
                 let colon = line.firstIndex(of: UInt8(ascii: ":"))!
                 pairs.append(
-                    (String(decoding: line[..<colon], as: UTF8.self),
-                     String(decoding: line[(colon + 2)...], as: UTF8.self)))
+                    (
+                        String(decoding: line[..<colon], as: UTF8.self),
+                        String(decoding: line[(colon + 2)...], as: UTF8.self)
+                    ))
                 index += 2
                 lineStart = index
             } else {
