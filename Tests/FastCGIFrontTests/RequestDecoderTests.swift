@@ -30,11 +30,11 @@ import Testing
                 "CONTENT_LENGTH=12", "CONTENT_TYPE=application/json", "REMOTE_ADDR=192.0.2.7",
                 "HTTP_X_REQUEST_ID=abc", "HTTP_IF_NONE_MATCH=\"v=1\"", "SERVER_SOFTWARE=nginx", "NO_EQUALS_SIGN",
                 "HTTP_NO_EQUALS_SIGN",
-            ], body: Array("{\"a\": true}".utf8))
+            ], body: Array("{\"a\": false}".utf8))
         #expect(request.method == .post)
         #expect(request.path == "/v1/verify")
         #expect(request.query == "debug=1")
-        #expect(request.body == .complete(Array("{\"a\": true}".utf8)))
+        #expect(request.body == .complete(Array("{\"a\": false}".utf8)))
         #expect(request.remoteAddress == "192.0.2.7")
         #expect(request.header("x-request-id") == "abc")
         #expect(request.header("If-None-Match") == "\"v=1\"")

@@ -57,14 +57,18 @@ import Testing
         #expect(String(decoding: line, as: UTF8.self) == expected)
     }
 
+    /// Also a line that outgrows its scratch space (16 bytes here, 512 on the request path) and moves to
+    /// the heap on the way.
     @Test func anAnswersFieldsJoinTheRequestLineInKeyOrderAndTheRequestsOwnWin() {
-        var merged = MergedLineFields(
-            LogLine(level: .info, plainMessage: "request"),
-            answerFields: ["zeta": "last", "environment": "Production", "status": "999", "a b": "first"])
-        merged.add(plain: "duration_ms", 1234, fractionDigits: 3)
-        merged.add(plain: "method", "GET")
-        merged.add(plain: "status", 200, fractionDigits: 0)
-        let line = merged.finished().text
+        let line = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { scratch in
+            var merged = MergedLineFields(
+                LogLine(level: .info, plainMessage: "request", scratch: scratch),
+                answerFields: ["zeta": "last", "environment": "Production", "status": "999", "a b": "first"])
+            merged.add(plain: "duration_ms", 1234, fractionDigits: 3)
+            merged.add(plain: "method", "GET")
+            merged.add(plain: "status", 200, fractionDigits: 0)
+            return merged.finished().text
+        }
         #expect(
             line.hasSuffix(
                 #" level=info msg=request "a b"=first duration_ms=1.234 environment=Production method=GET status=200 zeta=last"#
