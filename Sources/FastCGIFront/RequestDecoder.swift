@@ -14,6 +14,8 @@ enum RequestDecoder {
         from parameters: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, bodyLimit: Int,
         read: (UnsafeMutableRawBufferPointer) -> Int
     ) -> GatewayRequest {
+        // Each part in a constant, then the request made from them: built inside the initialiser's argument
+        // list, the request was copied once more on its way out.
         let found = Found(parameters)
         let headersTooLarge = found.headerBytes > maximumHeaderBytes
         let method = found.method.map { HTTPMethod(cString: $0) } ?? .get
@@ -68,9 +70,9 @@ enum RequestDecoder {
                         remoteAddress = value
                     }
                 case UInt8(ascii: "P"):
-                    pathInfo = value(of: "PATH_INFO=", in: entry)
+                    if let value = value(of: "PATH_INFO=", in: entry) { pathInfo = value }
                 case UInt8(ascii: "Q"):
-                    query = value(of: "QUERY_STRING=", in: entry)
+                    if let value = value(of: "QUERY_STRING=", in: entry) { query = value }
                 case UInt8(ascii: "C"):
                     if let value = value(of: "CONTENT_LENGTH=", in: entry) {
                         contentLength = value

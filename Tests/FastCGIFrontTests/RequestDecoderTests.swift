@@ -61,7 +61,11 @@ import Testing
     }
 
     @Test func pathInfoWinsWhenTheServerSetsIt() {
-        let withInfo = request(["REQUEST_URI=/cgi-bin/storegate/v1/catalog", "PATH_INFO=/v1/catalog"])
+        let withInfo = request([
+            "REQUEST_URI=/cgi-bin/storegate/v1/catalog", "PATH_INFO=/v1/catalog", "PATH_TRANSLATED=/srv/v1/catalog",
+            "QUERY_STRING=a=1", "QUERY_OTHER=b",
+        ])
+        #expect(withInfo.query == "a=1")
         #expect(withInfo.path == "/v1/catalog")
         let emptyInfo = request(["REQUEST_URI=/v1/catalog", "PATH_INFO="])
         #expect(emptyInfo.path == "/v1/catalog")
