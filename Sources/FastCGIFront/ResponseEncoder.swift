@@ -49,15 +49,10 @@ enum ResponseEncoder {
 
         /// `name` (with its colon) and `value` and a line end, or nothing when `value` holds CR or LF.
         mutating func putLine(_ name: StaticString, _ value: String) {
-            value.withUTF8Bytes { value in
-                let breaksLine = value.baseAddress.map {
-                    memchr($0, 13, value.count) != nil || memchr($0, 10, value.count) != nil
-                }
-                guard breaksLine != true else { return }
-                put(name)
-                put(bytes: value)
-                put("\r\n")
-            }
+            guard ResponseHeaders.canCarry(value) else { return }
+            put(name)
+            put(value)
+            put("\r\n")
         }
 
         /// A non-negative number in decimal digits.

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A response's headers as the lines they are sent as (`Name: value\r\n`), in order, packed in one byte
 /// array: handing a response on or writing its head moves one buffer instead of two strings per header, and
 /// a handler's fixed headers are rendered once, when it is built.
@@ -21,7 +25,7 @@ public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
 
     /// Adds `name: value` after the headers already here, unless either holds CR or LF.
     public mutating func add(_ name: String, _ value: String) {
-        guard !Self.breaksLine(name), !Self.breaksLine(value) else { return }
+        guard Self.canCarry(name), Self.canCarry(value) else { return }
         lines.reserveCapacity(lines.count + name.utf8.count + value.utf8.count + 4)
         lines.append(contentsOf: name.utf8)
         lines.append(UInt8(ascii: ":"))
@@ -70,7 +74,11 @@ public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
         return pairs.first { $0.name.lowercased() == lowered }?.value
     }
 
-    private static func breaksLine(_ text: String) -> Bool {
-        text.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }
+    /// Whether `text` may stand in a header line: it holds no CR or LF, which could split the response.
+    public static func canCarry(_ text: String) -> Bool {
+        text.withUTF8Bytes { bytes in
+            guard let base = bytes.baseAddress else { return true }
+            return memchr(base, 13, bytes.count) == nil && memchr(base, 10, bytes.count) == nil
+        }
     }
 }

@@ -137,27 +137,26 @@ struct TextBuffer: ~Copyable {
     /// Writes a non-negative `value` with `fractionDigits` decimals at `text` (room for 24 bytes); returns
     /// the byte count.
     static func writeDecimal(_ value: Int, fractionDigits: Int, at text: UnsafeMutablePointer<UInt8>) -> Int {
-        if fractionDigits == 0, (100...999).contains(value) {  // an HTTP status
-            let hundreds = value / 100
-            let tens = value / 10 - 10 * hundreds
-            text[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: hundreds)
-            text[1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: tens)
-            text[2] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
-            return 3
-        }
-        var length = 0
-        var rest = value
-        repeat {
-            if length == fractionDigits, fractionDigits > 0 {
-                text[length] = UInt8(ascii: ".")
-                length += 1
-            }
-            text[length] = UInt8(ascii: "0") + UInt8(rest % 10)
-            length += 1
+        // Counted first, then written from the last digit back: no reversal afterwards.
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
             rest /= 10
-        } while rest > 0 || length <= fractionDigits + (fractionDigits > 0 ? 1 : 0)
-        var digits = UnsafeMutableBufferPointer(start: text, count: length)
-        digits.reverse()
+        }
+        digits = max(digits, fractionDigits + 1)
+        let length = digits + (fractionDigits > 0 ? 1 : 0)
+        var position = length
+        rest = value
+        for written in 0..<digits {
+            if written == fractionDigits, fractionDigits > 0 {
+                position -= 1
+                text[position] = UInt8(ascii: ".")
+            }
+            position -= 1
+            text[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
         return length
     }
 
