@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "AppStoreReceipts", targets: ["AppStoreReceipts"]),
         .library(name: "PurchaseLedger", targets: ["PurchaseLedger"]),
         .library(name: "AppStoreSignedData", targets: ["AppStoreSignedData"]),
+        .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
         .executable(name: "storegate-appstore-sim", targets: ["storegate-appstore-sim"]),
     ],
     dependencies: [
@@ -93,10 +94,24 @@ let package = Package(
         .target(
             name: "AppStoreReceipts",
             dependencies: [
-                "GatewayCore", "PurchaseVerification", "AppStoreSignedData",
+                "GatewayCore", "PurchaseVerification", "AppStoreSignedData", "AppStoreServerAPI",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        // The App Store Server API client: JWT, Apple's failure modes, budgets, verified answers.
+        .target(
+            name: "AppStoreServerAPI",
+            dependencies: [
+                "GatewayCore", "AppStoreSignedData", "ByteCoding",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -118,6 +133,8 @@ let package = Package(
         .target(
             name: "AppStoreSim",
             dependencies: [
+                "ByteCoding",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -204,6 +221,14 @@ let package = Package(
             name: "AppStoreReceiptsTests",
             dependencies: ["AppStoreReceipts", "AppStoreSim", "PurchaseVerification"],
             exclude: ["Vectors"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AppStoreServerAPITests",
+            dependencies: [
+                "AppStoreServerAPI", "AppStoreSim", "SignedTestData", "GatewayCore", "ByteCoding",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

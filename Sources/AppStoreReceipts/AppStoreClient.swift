@@ -1,6 +1,8 @@
+import AppStoreServerAPI
 import AsyncHTTPClient
 import CoreMetrics
 import Foundation
+import GatewayCore
 import Logging
 import NIOCore
 import Synchronization
@@ -30,21 +32,7 @@ public final class AppStoreClient: Sendable {
         self.settings = settings
         callMetrics = AppleCallMetrics(factory: metricsFactory)
         gate = AppleCallGate(limit: settings.maxConcurrentCalls, factory: metricsFactory)
-        var pool = HTTPClient.Configuration.ConnectionPool(
-            idleTimeout: .seconds(60),
-            concurrentHTTP1ConnectionsPerHostSoftLimit: settings.maxConnections
-        )
-        // A refused connection fails the call at once; the status policy's backoff decides what comes next.
-        pool.retryConnectionEstablishment = false
-        http = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            // No TLS configuration given: the client's default verifies certificates and host names fully.
-            configuration: HTTPClient.Configuration(
-                redirectConfiguration: .disallow,
-                timeout: .init(connect: .nanoseconds(min(settings.callTimeout, .seconds(5)).nanoseconds)),
-                connectionPool: pool
-            )
-        )
+        http = .forApple(callTimeout: settings.callTimeout, maxConnectionsPerHost: settings.maxConnections)
     }
 
     deinit {
@@ -102,7 +90,7 @@ public final class AppStoreClient: Sendable {
                     trouble = "status \(response.status) from \(endpoint.rawValue)"
                 }
             }
-            let pause = backoff(afterAttempt: attempts)
+            let pause = RetryBackoff.pause(afterAttempt: attempts)
             guard attempts < settings.maxAttempts, ContinuousClock.now + pause + .milliseconds(50) < deadline else {
                 logger.warning(
                     "the App Store gave no verdict", metadata: ["reason": "\(trouble)", "attempts": "\(attempts)"])
@@ -113,12 +101,6 @@ public final class AppStoreClient: Sendable {
                 metadata: ["reason": "\(trouble)", "pause_ms": "\(pause.nanoseconds / 1_000_000)"])
             Thread.sleep(forTimeInterval: Double(pause.nanoseconds) / 1e9)
         }
-    }
-
-    /// Full jitter over 200 ms × 2^(attempt-1), at most 2 s.
-    private func backoff(afterAttempt attempt: Int) -> Duration {
-        let ceiling = min(200 * (1 << min(attempt - 1, 10)), 2_000)
-        return .milliseconds(Int.random(in: (ceiling / 2)...ceiling))
     }
 
     private func noted(_ failure: UpstreamFailure) -> UpstreamFailure {

@@ -41,8 +41,8 @@ public struct AppStoreSettings: Sendable {
         if bundleIds.isEmpty {
             apple.report("bundle_ids", "must list the bundle ids of the apps this server sells for")
         }
-        productionURL = Self.url(apple, "production_url", default: Self.appleProductionURL)
-        sandboxURL = Self.url(apple, "sandbox_url", default: Self.appleSandboxURL)
+        productionURL = apple.serviceURL("production_url", default: Self.appleProductionURL)
+        sandboxURL = apple.serviceURL("sandbox_url", default: Self.appleSandboxURL)
         sharedSecret = apple.string("shared_secret", default: "")
         callTimeout = .milliseconds(apple.int("timeout_ms", default: 10_000, in: 100...120_000))
         acceptSandbox = apple.bool("accept_sandbox", default: true)
@@ -92,21 +92,5 @@ public struct AppStoreSettings: Sendable {
             apple.report("root_certificates", error.reason)
             return nil
         }
-    }
-
-    /// An https URL, or http only to a loopback address (the App Store stand-in), so a typo cannot send
-    /// receipts and the shared secret over the network in clear text.
-    private static func url(_ reader: ConfigReader, _ key: String, default defaultValue: String) -> String {
-        let text = reader.string(key, default: defaultValue)
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host else {
-            reader.report(key, "must be a URL such as \(defaultValue)")
-            return defaultValue
-        }
-        let loopback = ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host.lowercased())
-        guard scheme == "https" || (scheme == "http" && loopback) else {
-            reader.report(key, "must use https (plain http is allowed only to 127.0.0.1, ::1 or localhost)")
-            return defaultValue
-        }
-        return text
     }
 }

@@ -16,6 +16,8 @@ public final class AppStoreSimulator: Sendable {
         public var reset = false
         /// Close the connection after half the body, which `Content-Length` announced whole.
         public var truncated = false
+        /// More response headers (`Retry-After` on a 429).
+        public var headers: [String: String] = [:]
     }
 
     private struct State {

@@ -8,15 +8,18 @@ public final class SimHTTPServer: Sendable {
     public let port: Int
     private let channel: any Channel
 
-    /// Starts serving `simulator` on `host`:`port` (0 picks a free port).
-    public init(simulator: AppStoreSimulator, host: String = "127.0.0.1", port: Int = 0) throws {
+    /// Starts serving `simulator`, and `serverAPI` when given, on `host`:`port` (0 picks a free port).
+    public init(
+        simulator: AppStoreSimulator, serverAPI: SimServerAPI? = nil, host: String = "127.0.0.1", port: Int = 0
+    ) throws {
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(SimRequestHandler(simulator: simulator))
+                    try channel.pipeline.syncOperations.addHandler(
+                        SimRequestHandler(simulator: simulator, serverAPI: serverAPI))
                 }
             }
         channel = try bootstrap.bind(host: host, port: port).wait()
@@ -35,11 +38,13 @@ private final class SimRequestHandler: ChannelInboundHandler, RemovableChannelHa
     typealias OutboundOut = HTTPServerResponsePart
 
     private let simulator: AppStoreSimulator
+    private let serverAPI: SimServerAPI?
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
 
-    init(simulator: AppStoreSimulator) {
+    init(simulator: AppStoreSimulator, serverAPI: SimServerAPI?) {
         self.simulator = simulator
+        self.serverAPI = serverAPI
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -51,7 +56,12 @@ private final class SimRequestHandler: ChannelInboundHandler, RemovableChannelHa
             body += buffer.readableBytesView
         case .end:
             guard let head else { return }
-            let answer = simulator.answer(method: head.method.rawValue, path: head.uri, body: body)
+            let method = head.method.rawValue
+            let answer =
+                serverAPI?.answer(
+                    method: method, path: head.uri, authorization: head.headers.first(name: "Authorization"), body: body
+                )
+                ?? simulator.answer(method: method, path: head.uri, body: body)
             let keepAlive = head.isKeepAlive
             let send = { [self] in write(answer, keepAlive: keepAlive, version: head.version, context: context) }
             if answer.delayMs > 0 {
@@ -72,8 +82,9 @@ private final class SimRequestHandler: ChannelInboundHandler, RemovableChannelHa
         var headers = HTTPHeaders()
         headers.add(
             name: "Content-Type",
-            value: answer.status == 200 || answer.status == 201 ? "application/json" : "text/plain")
+            value: answer.status == 401 || answer.status >= 500 ? "text/plain" : "application/json")
         headers.add(name: "Content-Length", value: String(answer.body.count))
+        for (name, value) in answer.headers { headers.add(name: name, value: value) }
         if !keepAlive { headers.add(name: "Connection", value: "close") }
         let head = HTTPResponseHead(
             version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)

@@ -1,13 +1,18 @@
 import AppStoreSim
 import Foundation
 
-/// `storegate-appstore-sim [--listen 127.0.0.1:9090] [--fixtures FILE] [--shared-secret S] [--accept-any PRODUCT [--delay-ms N]]`
+/// `storegate-appstore-sim [--listen 127.0.0.1:9090] [--fixtures FILE] [--shared-secret S] [--accept-any PRODUCT [--delay-ms N]]
+///  [--api-public-key PEM --api-issuer ID --api-key-id ID --api-bundle-id ID --signing-key PEM --signing-chain A,B,C [--page-size N]]`
 ///
 /// The App Store stand-in for tests and local demos. It binds loopback addresses only, and is used only
-/// when a config points `apple.production_url`/`sandbox_url` at it.
+/// when a config points `apple.production_url`/`sandbox_url` (or `apple.server_api`'s URLs) at it. With
+/// `--api-public-key` it also speaks the App Store Server API, checking tokens against that key and signing
+/// answers with `--signing-key` and its `--signing-chain` (leaf, intermediate, root PEM files).
 let usage = """
     usage: storegate-appstore-sim [--listen 127.0.0.1:PORT] [--fixtures FILE] [--shared-secret S]
                                   [--accept-any PRODUCT_ID [--delay-ms N]]
+                                  [--api-public-key PEM --api-issuer ID --api-key-id ID --api-bundle-id ID
+                                   --signing-key PEM --signing-chain LEAF,INTERMEDIATE,ROOT [--page-size N]]
     """
 
 func fail(_ message: String) -> Never {
@@ -18,7 +23,11 @@ func fail(_ message: String) -> Never {
 var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
-    guard ["--listen", "--fixtures", "--shared-secret", "--accept-any", "--delay-ms"].contains(flag),
+    let known = [
+        "--listen", "--fixtures", "--shared-secret", "--accept-any", "--delay-ms", "--api-public-key", "--api-issuer",
+        "--api-key-id", "--api-bundle-id", "--signing-key", "--signing-chain", "--page-size",
+    ]
+    guard known.contains(flag),
         let value = arguments.popFirst()
     else {
         fail(flag == "--help" ? usage : "unexpected \"\(flag)\"\n\(usage)")
@@ -40,14 +49,16 @@ sigaddset(&blocked, SIGINT)
 pthread_sigmask(SIG_BLOCK, &blocked, nil)
 
 do {
-    let receipts = try options["--fixtures"].map(SimFixtures.load) ?? []
+    let fixtures = try options["--fixtures"].map(SimFixtures.load)
+    let receipts = fixtures?.receipts ?? []
     let simulator = AppStoreSimulator(
         receipts: receipts,
         sharedSecret: options["--shared-secret"] ?? ProcessInfo.processInfo.environment["APPSTORE_SIM_SHARED_SECRET"],
         acceptAnyProduct: options["--accept-any"],
         acceptAnyDelayMs: options["--delay-ms"].flatMap { Int($0) } ?? 0
     )
-    let server = try SimHTTPServer(simulator: simulator, host: host, port: port)
+    let serverAPI = try makeServerAPI(options, transactions: fixtures?.transactions ?? [])
+    let server = try SimHTTPServer(simulator: simulator, serverAPI: serverAPI, host: host, port: port)
     let banner = "storegate-appstore-sim listening on http://\(host):\(server.port) with \(receipts.count) receipts\n"
     FileHandle.standardOutput.write(Data(banner.utf8))
     // Wait for SIGTERM or SIGINT on this thread (blocked everywhere else), then leave at once.
@@ -61,4 +72,23 @@ do {
     exit(0)
 } catch {
     fail("\(error)")
+}
+
+/// The Server API stand-in the options describe, or nil without `--api-public-key`.
+func makeServerAPI(_ options: [String: String], transactions: [SimAPITransaction]) throws -> SimServerAPI? {
+    guard let publicKey = options["--api-public-key"] else { return nil }
+    func text(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+    func required(_ flag: String) -> String {
+        guard let value = options[flag] else { fail("--api-public-key needs \(flag)") }
+        return value
+    }
+    let check = try SimJWTCheck(
+        issuerId: required("--api-issuer"), keyId: required("--api-key-id"), bundleId: required("--api-bundle-id"),
+        publicKeyPEM: try text(publicKey))
+    let signer = try SimSigner(
+        keyPEM: try text(required("--signing-key")),
+        certificatePEMs: try required("--signing-chain").split(separator: ",").map { try text(String($0)) })
+    return SimServerAPI(
+        check: check, signer: signer, transactions: transactions,
+        pageSize: options["--page-size"].flatMap { Int($0) } ?? 20)
 }

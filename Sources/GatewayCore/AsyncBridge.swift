@@ -2,8 +2,9 @@ import Dispatch
 
 /// Runs async work to completion from a FastCGI worker thread (never a Swift concurrency thread): the
 /// certificate verifier is async, the workers are not.
-enum AsyncBridge {
-    static func wait<T: Sendable, Failure: Error>(
+public enum AsyncBridge {
+    /// Runs `operation` in a task and blocks the calling thread until it returns or throws.
+    public static func wait<T: Sendable, Failure: Error>(
         for operation: @escaping @Sendable () async throws(Failure) -> T
     ) throws(Failure) -> T {
         let result = ResultBox<T, Failure>()

@@ -1,0 +1,10 @@
+/// The App Store Server API endpoints the gateway calls; the raw value names them in metrics and budgets.
+public enum ServerAPIEndpoint: String, CaseIterable, Sendable {
+    case transactionInfo = "transaction_info"
+    case transactionHistory = "transaction_history"
+    case subscriptionStatuses = "subscription_statuses"
+    case orderLookup = "order_lookup"
+    case refundHistory = "refund_history"
+    case notificationHistory = "notification_history"
+    case consumption
+}

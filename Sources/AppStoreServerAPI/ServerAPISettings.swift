@@ -1,0 +1,65 @@
+import Foundation
+import GatewayCore
+
+/// The `apple.server_api` config section: the in-app purchase key and where the App Store Server API lives.
+/// Absent section, no client: the gateway then never calls the Server API.
+public struct ServerAPISettings: Sendable {
+    public static let appleProductionURL = "https://api.storekit.apple.com"
+    public static let appleSandboxURL = "https://api.storekit-sandbox.apple.com"
+
+    public var credentials: ServerAPICredentials
+    public var productionURL: String
+    public var sandboxURL: String
+    /// A 404 for a transaction in production is asked again in the sandbox (as 21007 did).
+    public var acceptSandbox: Bool
+    /// The limit for one call (`timeout_ms`).
+    public var callTimeout: Duration
+    /// Calls per request when Apple is in trouble (`max_attempts`), bounded by the request's deadline.
+    public var maxAttempts: Int
+    /// Calls per endpoint per rolling hour (`calls_per_hour`): the gateway stops short of Apple's limits
+    /// instead of running into them.
+    public var callsPerHour: Int
+    /// Pages read at most for one history (`max_pages`), so a lying upstream cannot page forever.
+    public var maxPages: Int
+
+    /// Reads `apple.server_api`; nil (and nothing reported) when the section is absent, nil with problems
+    /// reported when it is wrong. The key comes from `key_file`, or as PEM text from `key` (in practice
+    /// `STOREGATE_APPLE_SERVER_API_KEY`); neither is ever logged.
+    public init?(_ apple: ConfigReader, bundleIds: Set<String>, acceptSandbox: Bool) {
+        guard apple.hasSection("server_api") else { return nil }
+        let api = apple.scoped("server_api")
+        productionURL = api.serviceURL("production_url", default: Self.appleProductionURL)
+        sandboxURL = api.serviceURL("sandbox_url", default: Self.appleSandboxURL)
+        callTimeout = .milliseconds(api.int("timeout_ms", default: 10_000, in: 100...120_000))
+        maxAttempts = api.int("max_attempts", default: 3, in: 1...10)
+        callsPerHour = api.int("calls_per_hour", default: 3_000, in: 1...1_000_000)
+        maxPages = api.int("max_pages", default: 200, in: 1...10_000)
+        self.acceptSandbox = acceptSandbox
+        let issuerId = api.requiredString("issuer_id", why: "is required: the issuer id from App Store Connect")
+        let keyId = api.requiredString("key_id", why: "is required: the in-app purchase key's id")
+        let bundleId = api.string("bundle_id") ?? (bundleIds.count == 1 ? bundleIds.first : nil)
+        if bundleId == nil { api.report("bundle_id", "is required when apple.bundle_ids lists several apps") }
+        let pem = Self.keyPEM(api)
+        guard let issuerId, let keyId, let bundleId, let pem else { return nil }
+        do {
+            credentials = try ServerAPICredentials(issuerId: issuerId, keyId: keyId, bundleId: bundleId, keyPEM: pem)
+        } catch {
+            api.report(api.string("key") == nil ? "key_file" : "key", error.reason)
+            return nil
+        }
+    }
+
+    private static func keyPEM(_ api: ConfigReader) -> String? {
+        if let text = api.string("key"), !text.isEmpty { return text }
+        guard let path = api.string("key_file"), !path.isEmpty else {
+            api.report(
+                "key_file", "is required: the in-app purchase key (.p8), or its text in STOREGATE_APPLE_SERVER_API_KEY")
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: api.resolvePath(path)) else {
+            api.report("key_file", "cannot read \(path)")
+            return nil
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
