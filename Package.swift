@@ -219,7 +219,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreReceiptsTests",
-            dependencies: ["AppStoreReceipts", "AppStoreSim", "PurchaseVerification"],
+            dependencies: [
+                "AppStoreReceipts", "AppStoreSim", "PurchaseVerification", "AppStoreServerAPI", "SignedTestData",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["Vectors"],
             swiftSettings: strict
         ),

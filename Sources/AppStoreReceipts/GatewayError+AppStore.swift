@@ -8,11 +8,12 @@ extension ErrorCode {
     static let environmentNotAccepted = ErrorCode("environment_not_accepted")
     static let upstreamMisconfigured = ErrorCode("upstream_misconfigured")
     static let upstreamUnavailable = ErrorCode("upstream_unavailable")
+    static let transactionNotFound = ErrorCode("transaction_not_found")
 
     /// The codes the App Store module answers.
     static let appStore: [ErrorCode] = [
         .receiptInvalid, .bundleMismatch, .sandboxNotAccepted, .signatureInvalid, .environmentNotAccepted,
-        .upstreamMisconfigured, .upstreamUnavailable,
+        .upstreamMisconfigured, .upstreamUnavailable, .transactionNotFound,
     ]
 }
 
@@ -69,4 +70,18 @@ extension GatewayError {
             headers: [retryAfter(seconds: retryAfterSeconds)]
         )
     }
+
+    /// 422: the App Store Server API knows no such transaction in any accepted environment.
+    public static let transactionNotFound = GatewayError(
+        ErrorCode.transactionNotFound,
+        status: 422,
+        message: "The App Store knows no such transaction."
+    )
+
+    /// 502: Apple refused the gateway's App Store Server API token (401); an operator must fix the key.
+    public static let serverAPIMisconfigured = GatewayError(
+        ErrorCode.upstreamMisconfigured,
+        status: 502,
+        message: "The server's App Store credentials were rejected; the operator has been alerted."
+    )
 }

@@ -9,6 +9,8 @@ public enum Credential: Sendable, Equatable {
     case appReceipt(AppReceiptCredential)
     /// `{"signed-transaction": "<JWS>"}` or `{"signed-transactions": [...]}`: StoreKit 2 signed transactions.
     case signedTransactions([String])
+    /// `{"transaction-id": "<id>"}`: a transaction id alone, for a backend that asks the store about it.
+    case transactionId(String)
 
     /// The credential of a content request: a Bearer token first, else signed transactions or a receipt in
     /// the body. Throws 401 `receipt_required` when there is neither, 400 `bad_request` for a malformed one.
@@ -30,7 +32,9 @@ public enum Credential: Sendable, Equatable {
     /// The credential in the body of verify or restore-sync; 400 `bad_request` without one.
     init(verificationRequest request: GatewayRequest) throws(GatewayError) {
         guard let credential = try Self(body: PurchaseRequestBody(from: request)) else {
-            throw .badRequest("The body must carry \"receipt-data\": the app receipt in base64.")
+            throw .badRequest(
+                "The body must carry \"receipt-data\" (the app receipt in base64), \"signed-transaction\" or \"transaction-id\"."
+            )
         }
         self = credential
     }
@@ -42,6 +46,8 @@ public enum Credential: Sendable, Equatable {
         } else if let receiptData = body.receiptData {
             self = .appReceipt(
                 try AppReceiptCredential(base64: receiptData, excludeOldTransactions: body.excludeOldTransactions))
+        } else if let transactionId = body.transactionId {
+            self = .transactionId(transactionId)
         } else {
             return nil
         }

@@ -3,19 +3,23 @@ import GatewayCore
 
 /// The JSON body of verify, restore-sync and receipt downloads:
 /// `{"receipt-data": "<base64>", "exclude-old-transactions": false}`, or StoreKit 2's
-/// `{"signed-transaction": "<JWS>"}` / `{"signed-transactions": ["<JWS>", ...]}`.
+/// `{"signed-transaction": "<JWS>"}` / `{"signed-transactions": ["<JWS>", ...]}`, or a bare
+/// `{"transaction-id": "<id>"}` for a store that can be asked about it.
 struct PurchaseRequestBody: Sendable, Equatable, Decodable {
     /// The base64 app receipt, when the body has one.
     let receiptData: String?
     let excludeOldTransactions: Bool
     /// StoreKit 2 signed transactions, when the body has them instead of a receipt.
     let signedTransactions: [String]
+    /// A transaction id alone, when the body has one instead.
+    let transactionId: String?
 
     enum CodingKeys: String, CodingKey {
         case receiptData = "receipt-data"
         case excludeOldTransactions = "exclude-old-transactions"
         case signedTransaction = "signed-transaction"
         case signedTransactions = "signed-transactions"
+        case transactionId = "transaction-id"
     }
 
     init(from decoder: any Decoder) throws {
@@ -25,6 +29,9 @@ struct PurchaseRequestBody: Sendable, Equatable, Decodable {
         signedTransactions =
             try (container.decodeIfPresent([String].self, forKey: .signedTransactions) ?? [])
             + (container.decodeIfPresent(String.self, forKey: .signedTransaction).map { [$0] } ?? [])
+        transactionId = try container.decodeIfPresent(String.self, forKey: .transactionId).flatMap {
+            $0.isEmpty ? nil : $0
+        }
     }
 
     /// The body read without Foundation; nil when a known member has the wrong type (left to `JSONDecoder`,
@@ -37,9 +44,12 @@ struct PurchaseRequestBody: Sendable, Equatable, Decodable {
             default: nil
             }
         }
-        guard let receiptData = string(.receiptData), let signedTransaction = string(.signedTransaction) else {
+        guard let receiptData = string(.receiptData), let signedTransaction = string(.signedTransaction),
+            let transactionId = string(.transactionId)
+        else {
             return nil
         }
+        self.transactionId = transactionId.flatMap { $0.isEmpty ? nil : $0 }
         switch body.members[CodingKeys.excludeOldTransactions.rawValue] {
         case nil, .null: excludeOldTransactions = false
         case .bool(let exclude): excludeOldTransactions = exclude

@@ -1,4 +1,5 @@
 import Foundation
+import SignedTestData
 
 /// The App Store stand-in (`storegate-appstore-sim`) as a real process on a free loopback port.
 final class AppStoreStandIn: @unchecked Sendable {
@@ -6,7 +7,12 @@ final class AppStoreStandIn: @unchecked Sendable {
     private let process: ManagedProcess
     private let folder: URL
 
-    init(sharedSecret: String? = nil, acceptAnyProduct: String? = nil) throws {
+    static let apiIssuer = "issuer-e2e"
+    static let apiKeyId = "E2EKEY0001"
+
+    /// With `serverAPIPublicKey` (PEM) it also speaks the App Store Server API, trusting tokens signed by
+    /// the matching private key and signing its answers with Apple's test chain.
+    init(sharedSecret: String? = nil, acceptAnyProduct: String? = nil, serverAPIPublicKey: String? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "storegate-sim-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -14,6 +20,18 @@ final class AppStoreStandIn: @unchecked Sendable {
         var arguments = ["--listen", "127.0.0.1:\(port)"]
         if let sharedSecret { arguments += ["--shared-secret", sharedSecret] }
         if let acceptAnyProduct { arguments += ["--accept-any", acceptAnyProduct] }
+        if let serverAPIPublicKey {
+            let keyFile = folder.appendingPathComponent("api-key.pem")
+            try serverAPIPublicKey.write(to: keyFile, atomically: true, encoding: .utf8)
+            let chain = SignedVectors.folder.appendingPathComponent("apple-app-store-server-library-java")
+            arguments += [
+                "--api-public-key", keyFile.path, "--api-issuer", Self.apiIssuer, "--api-key-id", Self.apiKeyId,
+                "--api-bundle-id", SampleContent.bundleId, "--page-size", "2",
+                "--signing-key", chain.appendingPathComponent("testLeaf.key").path, "--signing-chain",
+                ["testLeaf", "testIntermediate", "testCA"].map { chain.appendingPathComponent("\($0).pem").path }
+                    .joined(separator: ","),
+            ]
+        }
         process = try ManagedProcess(
             Binaries.appStoreSim.path, arguments, logFile: folder.appendingPathComponent("sim.log"))
         let port = port
@@ -34,6 +52,33 @@ final class AppStoreStandIn: @unchecked Sendable {
         let body = try JSONSerialization.data(withJSONObject: receipts)
         let answer = try HTTPClient.request(port: port, method: "POST", path: "/_sim/receipts", body: Array(body))
         guard answer.status == 201 else { throw HTTPClient.Failure(description: "fixture refused: \(answer.text)") }
+    }
+
+    /// The Server API's base URLs (production, sandbox).
+    var apiURLs: (production: String, sandbox: String) {
+        ("http://127.0.0.1:\(port)", "http://127.0.0.1:\(port)/sandbox")
+    }
+
+    /// Adds Server API transactions (see `SimAPITransaction`), given as JSON objects.
+    func addAPI(_ transactions: [[String: Any]]) throws {
+        try post("/_sim/api/transactions", transactions)
+    }
+
+    /// Queues Server API failures (see `SimAPIStep`), each played once.
+    func playAPI(_ steps: [[String: Any]]) throws {
+        try post("/_sim/api/steps", steps)
+    }
+
+    /// Every Server API call so far: `method`, `path`, `body`, `authorized`.
+    func apiCalls() throws -> [[String: Any]] {
+        let answer = try HTTPClient.request(port: port, path: "/_sim/api/calls")
+        return (try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [[String: Any]]) ?? []
+    }
+
+    private func post(_ path: String, _ list: [[String: Any]]) throws {
+        let body = try JSONSerialization.data(withJSONObject: list)
+        let answer = try HTTPClient.request(port: port, method: "POST", path: path, body: Array(body))
+        guard answer.status == 201 else { throw HTTPClient.Failure(description: "\(path) refused: \(answer.text)") }
     }
 
     /// How often `receipt` was posted to each host (`Production`, `Sandbox`).

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import PurchaseLedger
 
@@ -29,10 +30,23 @@ final class VerifyDeployment: @unchecked Sendable {
         tokens: String = "tokens:\n  secret: \(VerifyDeployment.tokenSecret)\n",
         gateways: Int = 1,
         ledgerURL: String? = nil,
-        fileSizeLimit: Int? = nil
+        fileSizeLimit: Int? = nil,
+        serverAPIKey: P256.Signing.PrivateKey? = nil
     ) throws {
         self.ledgerURL = ledgerURL
-        appStore = try AppStoreStandIn(sharedSecret: simSecret)
+        appStore = try AppStoreStandIn(
+            sharedSecret: simSecret, serverAPIPublicKey: serverAPIKey?.publicKey.pemRepresentation)
+        var apple = apple
+        var environment = environment
+        if let serverAPIKey {
+            let urls = appStore.apiURLs
+            apple["server_api"] =
+                "{issuer_id: \(AppStoreStandIn.apiIssuer), key_id: \(AppStoreStandIn.apiKeyId), "
+                + "production_url: \"\(urls.production)\", sandbox_url: \"\(urls.sandbox)\", timeout_ms: 2000}"
+            if environment["STOREGATE_APPLE_SERVER_API_KEY"] == nil {
+                environment["STOREGATE_APPLE_SERVER_API_KEY"] = serverAPIKey.pemRepresentation
+            }
+        }
         var setup = GatewaySetup(
             binary: Binaries.testbed,
             routes: [

@@ -12,6 +12,8 @@ import Testing
         #"{"receipt-data":"","exclude-old-transactions":false,"password":"ignored"}"#,
         #"{"receipt-data":null,"exclude-old-transactions":null}"#,
         #"{"signed-transaction":"a.b.c"}"#,
+        #"{"transaction-id":"2000000123"}"#,
+        #"{"transaction-id":""}"#,
         #"{"signed-transactions":["a.b.c","d.e.f"],"signed-transaction":"g.h.i"}"#,
         #"{"signed-transactions":[],"note":"a \"quoted\" \\ word"}"#,
         "{\n\t\"receipt-data\": \"YQ==\"\r\n}",
@@ -36,7 +38,7 @@ import Testing
 
     @Test(arguments: [
         #"{"receipt-data":true}"#, #"{"exclude-old-transactions":"yes"}"#, #"{"signed-transactions":"a.b.c"}"#,
-        #"{"signed-transaction":["a.b.c"]}"#,
+        #"{"signed-transaction":["a.b.c"]}"#, #"{"transaction-id":["2000000123"]}"#,
     ])
     func aKnownMemberOfTheWrongTypeIsLeftToJSONDecoderWhichRefusesIt(_ text: String) throws {
         let flat = try #require(FlatJSONObject(Array(text.utf8)))

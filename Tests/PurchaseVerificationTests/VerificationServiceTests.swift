@@ -28,6 +28,10 @@ import Testing
         #expect(decoded.bytes == Data([0x30, 0x82, 0x13]))
         let signed = try Credential(verificationRequest: request(body: #"{"signed-transaction":"a.b.c"}"#))
         #expect(signed == .signedTransactions(["a.b.c"]))
+        let bare = try Credential(verificationRequest: request(body: #"{"transaction-id":"2000000123"}"#))
+        #expect(bare == .transactionId("2000000123"))
+        let download = try Credential(contentRequest: request(body: #"{"transaction-id":"2000000123"}"#))
+        #expect(download == .transactionId("2000000123"))
     }
 
     @Test func missingOrMalformedCredentialsAreRefused() {
@@ -44,7 +48,11 @@ import Testing
                 contentRequest: GatewayRequest(method: .get, path: "/", headers: [("HTTP_AUTHORIZATION", "Basic eA==")])
             )
         }
-        #expect(throws: GatewayError.badRequest("The body must carry \"receipt-data\": the app receipt in base64.")) {
+        #expect(
+            throws: GatewayError.badRequest(
+                "The body must carry \"receipt-data\" (the app receipt in base64), \"signed-transaction\" or \"transaction-id\"."
+            )
+        ) {
             try Credential(verificationRequest: request(body: "{}"))
         }
     }
