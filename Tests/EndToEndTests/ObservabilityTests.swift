@@ -22,7 +22,17 @@ extension EndToEnd {
             #expect(try gateway.download(SampleContent.issueId, token: token).status == 200)
             #expect(try gateway.deployment.request("/no/such/route").status == 404)
 
-            let scrape = try gateway.deployment.request("/v1/metrics")
+            // A worker counts its request just after the answer leaves; on a loaded machine the scrape can
+            // come first, so it is repeated (bounded) until the download's worker has finished.
+            var scrape = try gateway.deployment.request("/v1/metrics")
+            for _ in 0..<50 {
+                let settled =
+                    Self.value(#"storegate_requests_total{route="/v1/download",status="200"}"#, in: scrape.text) == 1
+                    && Self.value("storegate_workers_busy", in: scrape.text) == 1
+                if settled { break }
+                Thread.sleep(forTimeInterval: 0.05)
+                scrape = try gateway.deployment.request("/v1/metrics")
+            }
             #expect(scrape.status == 200)
             #expect(scrape.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
             let text = scrape.text
