@@ -27,6 +27,11 @@ struct ServerAPIBackend: VerificationBackend {
         let transactions = history.compactMap { signed in
             (try? JSONValue.decoded(signed.payload.json)).flatMap(PurchaseTransaction.init(signedPayload:))
         }
+        // Apple signed a transaction without an id or product: record none of the history rather than part.
+        guard transactions.count == history.count else {
+            context.logger.error("a signed transaction in Apple's history lacks transactionId or productId")
+            throw GatewayError.upstreamUnavailable(retryAfterSeconds: UpstreamFailure.retryAfterSeconds)
+        }
         return StorePurchases(
             status: 0, environment: first.payload.environment, bundleId: bundleId, transactions: transactions,
             logMetadata: ["apple_source": "transaction_history"])

@@ -82,7 +82,8 @@ private final class SimRequestHandler: ChannelInboundHandler, RemovableChannelHa
         var headers = HTTPHeaders()
         headers.add(
             name: "Content-Type",
-            value: answer.status == 401 || answer.status >= 500 ? "text/plain" : "application/json")
+            value: [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(answer.body.first ?? 0)
+                ? "application/json" : "text/plain")
         headers.add(name: "Content-Length", value: String(answer.body.count))
         for (name, value) in answer.headers { headers.add(name: name, value: value) }
         if !keepAlive { headers.add(name: "Connection", value: "close") }

@@ -47,9 +47,21 @@ extension EndToEnd {
             #expect(restored.status == 200, "\(restored.text)")
             #expect(restored.entitlementProducts.contains(SampleContent.issueId))
             #expect(try gateway.ledgerCounts().transactions == 2)
+            let posted = try gateway.deployment.request(
+                "/v1/download/\(SampleContent.issueId)", method: "POST", body: Self.body(monthly))
+            #expect(posted.status == 200, "\(posted.text)")
+            #expect(SampleContent.sha256(posted.body) == SampleContent.issueSHA256)
             let paths = try gateway.appStore.apiCalls().compactMap { $0["path"] as? String }
             #expect(paths.contains("/inApps/v2/history/\(issue)"))
             #expect(try gateway.appStore.apiCalls().allSatisfy { $0["authorized"] as? Bool == true })
+        }
+
+        @Test func withoutServerAPIABareIdIsABadRequest() throws {
+            let gateway = try VerifyDeployment(apple: VerifyDeployment.trustingTestChain, delivery: "stream")
+            defer { gateway.stop() }
+            let refused = try gateway.deployment.request("/v1/verify", method: "POST", body: Self.body(Self.id()))
+            #expect(refused.status == 400)
+            #expect(refused.errorCode == "bad_request")
         }
 
         @Test func aSandboxIdIsAskedInTheSandboxAfterProductionDoesNotKnowIt() throws {
