@@ -243,7 +243,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "storegate", "storegate-testbed", "storegate-appstore-sim", "PurchaseLedger", "PurchaseVerification",
-                "SignedTestData",
+                "SignedTestData", "AppStoreSignedData",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict

@@ -33,6 +33,7 @@ pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v curl >/dev/null || missing+=(curl)
+command -v openssl >/dev/null || missing+=(openssl)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing: ${missing[*]}"
@@ -59,7 +60,16 @@ sed -e "s|unix:/run/storegate/storegate.sock|unix:$run/storegate.sock|" \
 sed -e "s|@PREFIX@|$run/nginx|g" -e "s|@USER@|$user_line|" -e "s|@SITE@|$run/nginx/site.conf|" \
     "$here/nginx/standalone.conf.in" >"$run/nginx/nginx.conf"
 
+# The App Store Server API side of the stand-in: it trusts tokens signed with a demo in-app purchase key made
+# here once (production: the .p8 from App Store Connect) and signs its answers with Apple's published test
+# chain (never trust it in production).
+[ -s "$run/api-key.p8" ] || (umask 077 && openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$run/api-key.p8")
+openssl pkey -in "$run/api-key.p8" -pubout -out "$run/api-key.pub.pem"
+test_chain="$top/Tests/Support/SignedTestData/Vectors/apple-app-store-server-library-java"
 nohup "$bin_dir/storegate-appstore-sim" --listen "127.0.0.1:$sim_port" --fixtures "$here/appstore-sim/receipts.yaml" \
+    --api-public-key "$run/api-key.pub.pem" --api-issuer quickstart-issuer --api-key-id QUICKSTART1 \
+    --api-bundle-id com.example.magazine --signing-key "$test_chain/testLeaf.key" \
+    --signing-chain "$test_chain/testLeaf.pem,$test_chain/testIntermediate.pem,$test_chain/testCA.pem" \
     >"$run/appstore-sim.log" 2>&1 &
 echo $! >"$run/appstore-sim.pid"
 
@@ -72,9 +82,15 @@ export STOREGATE_LEDGER_URL="sqlite://$run/ledger.sqlite"
 # verifies without any App Store), and the stand-in answers the rest. Never trust a StoreKit certificate in
 # production.
 export STOREGATE_APPLE_VERIFIER=local-then-online
-export STOREGATE_APPLE_ROOT_CERTIFICATES="[certs/AppleRootCA-G3.cer, certs/AppleIncRootCertificate.cer, appstore-sim/StoreKitTestCertificate.pem]"
+export STOREGATE_APPLE_ROOT_CERTIFICATES="[certs/AppleRootCA-G3.cer, certs/AppleIncRootCertificate.cer, appstore-sim/StoreKitTestCertificate.pem, $test_chain/testCA.pem]"
 export STOREGATE_APPLE_ENVIRONMENTS="[Production, Sandbox, Xcode]"
 export STOREGATE_APPLE_BUNDLE_IDS="[com.example.magazine, com.example.naturelab.backyardbirds.example]"
+# StoreKit 2 apps that send only a transaction id: the gateway asks the stand-in's App Store Server API.
+export STOREGATE_APPLE_SERVER_API_ISSUER_ID=quickstart-issuer STOREGATE_APPLE_SERVER_API_KEY_ID=QUICKSTART1
+export STOREGATE_APPLE_SERVER_API_BUNDLE_ID=com.example.magazine
+export STOREGATE_APPLE_SERVER_API_KEY_FILE="$run/api-key.p8"
+export STOREGATE_APPLE_SERVER_API_PRODUCTION_URL="http://127.0.0.1:$sim_port"
+export STOREGATE_APPLE_SERVER_API_SANDBOX_URL="http://127.0.0.1:$sim_port/sandbox"
 # The download-token key: made once per checkout, kept in .run/ (production: an EnvironmentFile, mode 0600).
 [ -s "$run/token-secret" ] || (umask 077 && head -c 32 /dev/urandom | base64 >"$run/token-secret")
 STOREGATE_TOKENS_SECRET="$(cat "$run/token-secret")"
@@ -102,10 +118,18 @@ The whole flow, against the stand-in's demo receipts (deploy/appstore-sim/receip
   curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-refunded | base64)"}'     # refunded: no entitlement
   curl -s http://127.0.0.1:$port/v1/verify -d '{"receipt-data": "$(printf demo-other-app | base64)"}'    # 422 bundle_mismatch
   curl -s http://127.0.0.1:$port/v1/verify -d "{\"receipt-data\": \"\$(cat deploy/appstore-sim/xcode-app-receipt.b64)\"}"   # Xcode receipt, verified locally
+StoreKit 2 (the app sends a transaction id; the gateway asks the App Store Server API for the customer's history):
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"transaction-id": "5000000000000001"}'        # issue 42 and the monthly subscription
+  curl -s http://127.0.0.1:$port/v1/restore-sync -d '{"transaction-id": "5000000000000002"}'  # one id brings the whole history
+  curl -s http://127.0.0.1:$port/v1/download/com.example.magazine.issue42 -d '{"transaction-id": "5000000000000002"}' -o issue42.pdf
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"transaction-id": "5000000000000099"}'        # 422 transaction_not_found
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"transaction-id": "5000000000000003"}'        # a sandbox purchase: production 404, then the sandbox
+  curl -s http://127.0.0.1:$sim_port/_sim/api/calls                                             # what the stand-in was asked (JWT checked)
+The ledger, conditional requests, status and metrics:
   sqlite3 .run/ledger.sqlite 'SELECT environment, product_id, first_source FROM purchases'  # (apt-get install sqlite3)
   curl -si http://127.0.0.1:$port/v1/catalog -H 'If-None-Match: "$(curl -s http://127.0.0.1:$port/v1/catalog | sed 's/.*"version":"\([0-9a-f]*\)".*/\1/')"'
   curl -s http://127.0.0.1:$port/v1/status
-  curl -s http://127.0.0.1:$port/v1/metrics | grep -E "^storegate_(requests|apple_calls)_total"   # what Prometheus scrapes
+  curl -s http://127.0.0.1:$port/v1/metrics | grep -E "^storegate_(requests|apple_calls|apple_api_calls)_total"   # what Prometheus scrapes
 Reload after editing deploy/*.yaml:  kill -HUP \$(cat .run/storegate.pid)
 Stop:                                deploy/quickstart.sh stop
 MSG

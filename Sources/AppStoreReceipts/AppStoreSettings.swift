@@ -60,11 +60,14 @@ public struct AppStoreSettings: Sendable {
     private static func receiptVerification(_ apple: ConfigReader, haveRoots: Bool) -> ReceiptVerification {
         let text = apple.string("verifier", default: ReceiptVerification.online.rawValue)
         guard let mode = ReceiptVerification(rawValue: text) else {
-            apple.report("verifier", "must be online, local or local-then-online, not \(text)")
+            apple.report("verifier", "must be online, local, local-then-online or server-api, not \(text)")
             return .online
         }
         if mode != .online, !haveRoots {
-            apple.report("verifier", "\(text) verification needs apple.root_certificates (Apple Root CA for receipts)")
+            apple.report("verifier", "\(text) verification needs apple.root_certificates (Apple Root CA)")
+        }
+        if mode == .serverAPI, !apple.hasSection("server_api") {
+            apple.report("verifier", "server-api verification needs apple.server_api")
         }
         return mode
     }

@@ -1,4 +1,5 @@
 import AppStoreServerAPI
+import CoreMetrics
 import GatewayCore
 @_spi(VerifierBackends) import PurchaseVerification
 
@@ -15,26 +16,35 @@ public enum AppStoreVerification: VerifierProvider {
         guard settings.config.hasSection(section) else { return [] }
         let apple = AppStoreSettings(settings.config)
         settings.metrics.declare(ErrorCode.appStore)
-        let online =
-            apple.receiptVerification == .local
-            ? nil : VerifyReceiptBackend(settings: apple, metricsFactory: settings.metrics.factory)
-        let receipts: any VerificationBackend =
-            if apple.receiptVerification == .online, let online { online } else {
-                LocalReceiptBackend(settings: apple, fallback: online)
-            }
-        var backends: [any VerificationBackend] = [receipts, SignedTransactionBackend(settings: apple)]
         let section = settings.config.scoped(section)
-        if let api = ServerAPISettings(section, bundleIds: apple.bundleIds, acceptSandbox: apple.acceptSandbox) {
-            if let verifier = apple.signedData {
-                backends.append(
-                    ServerAPIBackend(
-                        client: ServerAPIClient(
-                            settings: api, verifier: verifier, metricsFactory: settings.metrics.factory)
-                    ))
-            } else {
-                section.report("server_api", "needs apple.root_certificates to verify Apple's signed answers")
-            }
+        let serverAPI = serverAPIBackend(section, apple: apple, metricsFactory: settings.metrics.factory)
+        var backends: [any VerificationBackend] = []
+        if let serverAPI { backends.append(serverAPI) }
+        let online = { VerifyReceiptBackend(settings: apple, metricsFactory: settings.metrics.factory) }
+        switch apple.receiptVerification {
+        case .online: backends.append(online())
+        case .local: backends.append(LocalReceiptBackend(settings: apple, fallback: nil))
+        case .localThenOnline: backends.append(LocalReceiptBackend(settings: apple, fallback: online()))
+        case .serverAPI: break  // the Server API backend takes receipts
         }
+        let restoresFromApple = apple.receiptVerification == .serverAPI ? serverAPI : nil
+        backends.append(SignedTransactionBackend(settings: apple, history: restoresFromApple))
         return backends
+    }
+
+    /// The Server API backend when `apple.server_api` is configured (it needs `root_certificates` to verify
+    /// Apple's signed answers).
+    private static func serverAPIBackend(
+        _ section: ConfigReader, apple: AppStoreSettings, metricsFactory: any MetricsFactory
+    ) -> ServerAPIBackend? {
+        guard let api = ServerAPISettings(section, bundleIds: apple.bundleIds, acceptSandbox: apple.acceptSandbox)
+        else { return nil }
+        guard let verifier = apple.signedData else {
+            section.report("server_api", "needs apple.root_certificates to verify Apple's signed answers")
+            return nil
+        }
+        return ServerAPIBackend(
+            client: ServerAPIClient(settings: api, verifier: verifier, metricsFactory: metricsFactory),
+            settings: apple, metricsFactory: metricsFactory)
     }
 }

@@ -1,39 +1,107 @@
 import AppStoreServerAPI
+import AppStoreSignedData
+import CoreMetrics
 import GatewayCore
 @_spi(VerifierBackends) import PurchaseVerification
 
-/// A bare transaction id (`{"transaction-id": "<id>"}`, as StoreKit 2 apps can send) verified by asking the
-/// App Store Server API for the customer's transaction history: Apple's signed answer, verified here, is
-/// the truth recorded and answered, so restore-sync with an id gets every purchase, not only what the device
-/// sent. Present when the `apple` section has `server_api`.
+/// Purchases verified by asking the App Store Server API for the customer's transaction history: Apple's
+/// signed answer, verified here, is the truth recorded and answered, so a restore gets every purchase, not
+/// only what the device sent. Present when the `apple` section has `server_api`; it takes bare transaction
+/// ids (`{"transaction-id": "<id>"}`, as StoreKit 2 apps can send), and app receipts under
+/// `apple.verifier: server-api`. A receipt's ids are read without checking its signature: a forged receipt
+/// can only name an id, as a bare id does, and Apple's history decides what it is worth.
+///
+/// Histories are cached by the id asked for `apple.cache_ttl_s`, within `apple.cache_max_bytes`, and
+/// concurrent requests for one id share one call, as verifyReceipt's verdicts are.
 struct ServerAPIBackend: VerificationBackend {
-    let client: ServerAPIClient
+    typealias Cache = VerificationCache<String, StorePurchases, GatewayError>
 
-    func accepts(_ credential: Credential) -> Bool {
-        if case .transactionId = credential { true } else { false }
+    let client: ServerAPIClient
+    let settings: AppStoreSettings
+    private let cache: Cache
+    private let cacheLookups: CacheLookupCounters
+
+    init(client: ServerAPIClient, settings: AppStoreSettings, metricsFactory: any MetricsFactory) {
+        self.client = client
+        self.settings = settings
+        cache = Cache(
+            ttl: settings.cacheTTL, maxBytes: settings.cacheMaxBytes,
+            unfinished: .upstreamUnavailable(retryAfterSeconds: UpstreamFailure.retryAfterSeconds))
+        cacheLookups = CacheLookupCounters(factory: metricsFactory)
     }
 
+    func accepts(_ credential: Credential) -> Bool {
+        switch credential {
+        case .transactionId: true
+        case .appReceipt: settings.receiptVerification == .serverAPI
+        case .downloadToken, .signedTransactions: false
+        }
+    }
+
+    var lastUpstreamError: String? { client.lastError }
+
     func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
-        guard case .transactionId(let id) = credential else { throw GatewayError.receiptRequired }
+        switch credential {
+        case .transactionId(let id): try history(through: id, context: context)
+        case .appReceipt(let receipt): try verify(receipt, context: context)
+        case .downloadToken, .signedTransactions: throw GatewayError.receiptRequired
+        }
+    }
+
+    /// The customer's history through the receipt's newest transaction; a receipt without purchases has
+    /// nothing to ask Apple about and entitles nothing.
+    private func verify(_ receipt: AppReceiptCredential, context: RequestContext) throws(GatewayError)
+        -> StorePurchases
+    {
+        let parsed: AppReceipt
+        do {
+            parsed = try AppReceipt(unverified: receipt.bytes)
+        } catch {
+            throw .badRequest("The receipt is not an app receipt: \(error.reason).")
+        }
+        guard settings.bundleIds.contains(parsed.bundleId) else { throw .bundleMismatch }
+        guard parsed.environment != "Sandbox" || settings.acceptSandbox else { throw .sandboxNotAccepted }
+        let newest = parsed.inAppPurchases.max {
+            ($0.purchaseDate ?? .distantPast, $0.transactionId) < ($1.purchaseDate ?? .distantPast, $1.transactionId)
+        }
+        guard let newest else {
+            return StorePurchases(
+                status: 0, environment: parsed.environment, bundleId: parsed.bundleId, transactions: [],
+                logMetadata: ["apple_source": "receipt_without_purchases"])
+        }
+        return try history(through: newest.transactionId, context: context)
+    }
+
+    /// The history of the customer who made transaction `id`, from the cache or Apple.
+    func history(through id: String, context: RequestContext) throws(GatewayError) -> StorePurchases {
+        let (purchases, cached) = try cache.verdict(for: id, deadline: context.deadline) { () throws(GatewayError) in
+            let purchases = try askApple(id, context: context)
+            return (purchases, cost: 256 + 768 * purchases.transactions.count)
+        }
+        cacheLookups.count(cached: cached)
+        return StorePurchases(
+            status: purchases.status, environment: purchases.environment, bundleId: purchases.bundleId,
+            transactions: purchases.transactions,
+            logMetadata: ["apple_source": "transaction_history", "cached": "\(cached)"])
+    }
+
+    private func askApple(_ id: String, context: RequestContext) throws(GatewayError) -> StorePurchases {
         let history: [ServerAPISigned]
         do {
             history = try client.transactionHistory(id, deadline: context.deadline, logger: context.logger)
         } catch {
             throw error.gatewayError(logger: context.logger)
         }
-        guard let first = history.first, let bundleId = first.payload.bundleId else {
-            throw GatewayError.transactionNotFound
-        }
+        guard let first = history.first, let bundleId = first.payload.bundleId else { throw .transactionNotFound }
         let transactions = history.compactMap { signed in
             (try? JSONValue.decoded(signed.payload.json)).flatMap(PurchaseTransaction.init(signedPayload:))
         }
         // Apple signed a transaction without an id or product: record none of the history rather than part.
         guard transactions.count == history.count else {
             context.logger.error("a signed transaction in Apple's history lacks transactionId or productId")
-            throw GatewayError.upstreamUnavailable(retryAfterSeconds: UpstreamFailure.retryAfterSeconds)
+            throw .upstreamUnavailable(retryAfterSeconds: UpstreamFailure.retryAfterSeconds)
         }
         return StorePurchases(
-            status: 0, environment: first.payload.environment, bundleId: bundleId, transactions: transactions,
-            logMetadata: ["apple_source": "transaction_history"])
+            status: 0, environment: first.payload.environment, bundleId: bundleId, transactions: transactions)
     }
 }

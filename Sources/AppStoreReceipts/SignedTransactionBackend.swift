@@ -5,8 +5,11 @@ import GatewayCore
 
 /// StoreKit 2 signed transactions (and App Store Server Notifications V2), verified here: the chain to
 /// `apple.root_certificates`, the signature, the bundle id and the environment, without calling Apple.
+/// With a `history` (`apple.verifier: server-api`), a restore also takes the customer's whole transaction
+/// history from the App Store Server API.
 struct SignedTransactionBackend: VerificationBackend {
     let settings: AppStoreSettings
+    var history: ServerAPIBackend?
 
     /// A restore sends one JWS per transaction; beyond this a body is not a restore.
     static let maximumSignedTransactions = 2_000
@@ -38,6 +41,26 @@ struct SignedTransactionBackend: VerificationBackend {
             throw GatewayError.badRequest("A signed transaction lacks transactionId or productId.")
         }
         return StorePurchases(status: 0, environment: first.environment, bundleId: bundleId, transactions: transactions)
+    }
+
+    /// What the device sent, verified here, with Apple's history of the same customer: Apple's copy of a
+    /// transaction wins (it knows of refunds the device may not), and a verified transaction Apple does not
+    /// list is kept.
+    func restore(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
+        let sent = try verify(credential, context: context)
+        guard let history, let first = sent.transactions.first else { return sent }
+        let apple = try history.history(through: first.transactionId, context: context)
+        guard apple.environment == sent.environment, apple.bundleId == sent.bundleId else {
+            context.logger.warning(
+                "Apple's history is of another app or environment than the signed transactions sent",
+                metadata: ["environment": "\(apple.environment)", "bundle_id": "\(apple.bundleId)"])
+            return sent
+        }
+        let known = Set(apple.transactions.map(\.transactionId))
+        return StorePurchases(
+            status: 0, environment: sent.environment, bundleId: sent.bundleId,
+            transactions: apple.transactions + sent.transactions.filter { !known.contains($0.transactionId) },
+            logMetadata: apple.logMetadata)
     }
 
     /// The signed-data verifier of the `apple` section; 422 when it has no roots to check against.

@@ -2,15 +2,11 @@ import Foundation
 import GatewayCore
 import Synchronization
 
-/// Apple's verdicts by receipt digest: successes and definitive rejections for a short TTL, within a byte
-/// budget (least recently used first out). Concurrent requests for the same receipt share one upstream call:
-/// the first computes, the others wait for its verdict (or their own deadline).
-final class VerificationCache: Sendable {
-    /// A verdict worth keeping.
-    enum Verdict: Sendable {
-        case verified(VerifyReceiptResponse, AppStoreClient.Endpoint)
-        case rejected(status: Int)
-    }
+/// Apple's verdicts by key (a receipt key, a transaction id): successes and definitive rejections for a
+/// short TTL, within a byte budget (least recently used first out). Concurrent requests for the same key share
+/// one upstream call: the first computes, the others wait for its verdict (or their own deadline, and then
+/// get `unfinished`).
+final class VerificationCache<Key: Hashable & Sendable, Verdict: Sendable, Failure: Error>: Sendable {
 
     /// Shared by reference, so a hit can stamp its use under the read lock.
     private final class Entry: Sendable {
@@ -31,67 +27,71 @@ final class VerificationCache: Sendable {
     }
 
     private struct State {
-        var entries: [ReceiptDigest: Entry] = [:]
+        var entries: [Key: Entry] = [:]
         var cost = 0
-        var flights: [ReceiptDigest: Flight] = [:]
+        var flights: [Key: Flight] = [:]
         /// Eviction order, oldest first from `head`: one record per entry, re-queued when the entry was
         /// used since (so eviction is amortised O(1), least recently used first); stale records are skipped.
-        var order: [(digest: ReceiptDigest, stamp: UInt64)] = []
+        var order: [(key: Key, stamp: UInt64)] = []
         var head = 0
     }
 
     private let ttl: Duration
     private let maxBytes: Int
+    private let unfinished: Failure
     /// Hits (almost every request for a receipt seen recently) only read.
     private let state = ReadWriteLock(State())
     /// The use clock: each hit and store takes the next stamp.
     private let uses = Atomic<UInt64>(0)
 
-    init(ttl: Duration, maxBytes: Int) {
+    init(ttl: Duration, maxBytes: Int, unfinished: Failure) {
         self.ttl = ttl
         self.maxBytes = maxBytes
+        self.unfinished = unfinished
     }
 
-    /// The verdict for `digest`: cached, shared with a call in flight, or computed by `compute`. `cost` is
+    /// The verdict for `key`: cached, shared with a call in flight, or computed by `compute`. `cost` is
     /// the memory a computed verdict will take. Failures that are not verdicts are never cached.
     func verdict(
-        for digest: ReceiptDigest,
+        for key: Key,
         deadline: ContinuousClock.Instant,
-        compute: () throws(UpstreamFailure) -> (Verdict, cost: Int)
-    ) throws(UpstreamFailure) -> (Verdict, cached: Bool) {
-        enum Role {
-            case cached(Verdict)
-            case follower(Flight)
-            case leader(Flight)
-        }
-        if let verdict = state.read({ $0.entries[digest].flatMap(fresh) }) { return (verdict, true) }
+        compute: () throws(Failure) -> (Verdict, cost: Int)
+    ) throws(Failure) -> (Verdict, cached: Bool) {
+        if let verdict = state.read({ $0.entries[key].flatMap(fresh) }) { return (verdict, true) }
         let role: Role = state.write { state in
-            if let entry = state.entries[digest] {
+            if let entry = state.entries[key] {
                 if let verdict = fresh(entry) { return .cached(verdict) }
-                state.entries[digest] = nil
+                state.entries[key] = nil
                 state.cost -= entry.cost
             }
-            if let flight = state.flights[digest] { return .follower(flight) }
+            if let flight = state.flights[key] { return .follower(flight) }
             let flight = Flight()
-            state.flights[digest] = flight
+            state.flights[key] = flight
             return .leader(flight)
         }
         switch role {
         case .cached(let verdict):
             return (verdict, true)
         case .follower(let flight):
-            return (try flight.wait(until: deadline).get(), true)
+            return (try (flight.wait(until: deadline) ?? .failure(unfinished)).get(), true)
         case .leader(let flight):
-            let result: Result<(Verdict, cost: Int), UpstreamFailure> = Result { () throws(UpstreamFailure) in
+            let result: Result<(Verdict, cost: Int), Failure> = Result { () throws(Failure) in
                 try compute()
             }
             state.write { state in
-                state.flights[digest] = nil
-                if case .success(let (verdict, cost)) = result { store(verdict, cost: cost, for: digest, in: &state) }
+                state.flights[key] = nil
+                if case .success(let (verdict, cost)) = result { store(verdict, cost: cost, for: key, in: &state) }
             }
             flight.finish(result.map(\.0))
             return (try result.get().0, false)
         }
+    }
+
+    /// What a lookup that missed the read lock does.
+    private enum Role {
+        case cached(Verdict)
+        case follower(Flight)
+        case leader(Flight)
     }
 
     /// `entry`'s verdict, stamped as used, unless it has expired.
@@ -103,12 +103,12 @@ final class VerificationCache: Sendable {
 
     private func nextUse() -> UInt64 { uses.wrappingAdd(1, ordering: .relaxed).newValue }
 
-    private func store(_ verdict: Verdict, cost: Int, for digest: ReceiptDigest, in state: inout State) {
+    private func store(_ verdict: Verdict, cost: Int, for key: Key, in state: inout State) {
         guard ttl > .zero, cost <= maxBytes else { return }
         let stamp = nextUse()
-        if let replaced = state.entries[digest] { state.cost -= replaced.cost }
-        state.entries[digest] = Entry(verdict: verdict, expires: .now + ttl, cost: cost, stamp: stamp)
-        state.order.append((digest, stamp))
+        if let replaced = state.entries[key] { state.cost -= replaced.cost }
+        state.entries[key] = Entry(verdict: verdict, expires: .now + ttl, cost: cost, stamp: stamp)
+        state.order.append((key, stamp))
         state.cost += cost
         while state.cost > maxBytes, state.head < state.order.count {
             let (oldest, stamp) = state.order[state.head]
@@ -128,7 +128,7 @@ final class VerificationCache: Sendable {
             state.order = state.entries.map { ($0.key, $0.value.lastUse.load(ordering: .relaxed)) }
                 .sorted { $0.stamp < $1.stamp }
             state.head = 0
-            for (digest, stamp) in state.order { state.entries[digest]?.queuedAt.store(stamp, ordering: .relaxed) }
+            for (key, stamp) in state.order { state.entries[key]?.queuedAt.store(stamp, ordering: .relaxed) }
         } else if state.head > 1024, state.head * 2 > state.order.count {
             state.order.removeFirst(state.head)
             state.head = 0
@@ -141,26 +141,27 @@ final class VerificationCache: Sendable {
     /// How many verdicts are held and the bytes they count for.
     var usage: (entries: Int, bytes: Int) { state.read { ($0.entries.count, $0.cost) } }
 
-    /// One upstream call that other requests for the same receipt wait on.
+    /// One upstream call that other requests for the same key wait on.
     private final class Flight: @unchecked Sendable {
         private let condition = NSCondition()
-        private var result: Result<Verdict, UpstreamFailure>?
+        private var result: Result<Verdict, Failure>?
 
-        func finish(_ result: Result<Verdict, UpstreamFailure>) {
+        func finish(_ result: Result<Verdict, Failure>) {
             condition.lock()
             self.result = result
             condition.broadcast()
             condition.unlock()
         }
 
-        func wait(until deadline: ContinuousClock.Instant) -> Result<Verdict, UpstreamFailure> {
+        /// The leader's result, or nil when `deadline` came first.
+        func wait(until deadline: ContinuousClock.Instant) -> Result<Verdict, Failure>? {
             let wallDeadline = Date() + Double(ContinuousClock.now.duration(to: deadline).nanoseconds) / 1e9
             condition.lock()
             defer { condition.unlock() }
             while result == nil {
                 if !condition.wait(until: wallDeadline) { break }
             }
-            return result ?? .failure(.unavailable(reason: "the same receipt's verification did not finish in time"))
+            return result
         }
     }
 }

@@ -8,9 +8,8 @@ import Logging
 final class VerifyReceiptBackend: VerificationBackend {
     let client: AppStoreClient
     private let settings: AppStoreSettings
-    private let cache: VerificationCache
-    private let cacheHits: Counter
-    private let cacheMisses: Counter
+    private let cache: Cache
+    private let cacheLookups: CacheLookupCounters
     /// Time kept back from the request's deadline to answer 503 before the front answers 504.
     private static let answerMargin: Duration = .milliseconds(300)
 
@@ -18,11 +17,19 @@ final class VerifyReceiptBackend: VerificationBackend {
     init(settings: AppStoreSettings, metricsFactory: any MetricsFactory) {
         self.settings = settings
         client = AppStoreClient(settings: settings, metricsFactory: metricsFactory)
-        cache = VerificationCache(ttl: settings.cacheTTL, maxBytes: settings.cacheMaxBytes)
-        let lookups = "storegate_verification_cache_lookups_total"
-        cacheHits = Counter(label: lookups, dimensions: [("result", "hit")], factory: metricsFactory)
-        cacheMisses = Counter(label: lookups, dimensions: [("result", "miss")], factory: metricsFactory)
+        cache = Cache(
+            ttl: settings.cacheTTL, maxBytes: settings.cacheMaxBytes,
+            unfinished: .unavailable(reason: "the same receipt's verification did not finish in time"))
+        cacheLookups = CacheLookupCounters(factory: metricsFactory)
     }
+
+    /// A verdict of verifyReceipt worth keeping.
+    enum Verdict: Sendable {
+        case verified(VerifyReceiptResponse, AppStoreClient.Endpoint)
+        case rejected(status: Int)
+    }
+
+    typealias Cache = VerificationCache<ReceiptDigest, Verdict, UpstreamFailure>
 
     func accepts(_ credential: Credential) -> Bool {
         if case .appReceipt = credential { true } else { false }
@@ -47,7 +54,7 @@ final class VerifyReceiptBackend: VerificationBackend {
             return logger
         }
         let deadline = context.deadline - Self.answerMargin
-        let verdict: VerificationCache.Verdict
+        let verdict: Verdict
         let cached: Bool
         do throws(UpstreamFailure) {
             (verdict, cached) = try cache.verdict(for: digest, deadline: deadline) { () throws(UpstreamFailure) in
@@ -64,7 +71,7 @@ final class VerifyReceiptBackend: VerificationBackend {
         } catch {
             throw error.gatewayError
         }
-        (cached ? cacheHits : cacheMisses).increment()
+        cacheLookups.count(cached: cached)
         switch verdict {
         case .rejected(let status):
             logger.info(

@@ -6,6 +6,7 @@ import GatewayCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// The App Store Server API over HTTPS (TLS always verified; http only to a loopback stand-in): a JWT per
 /// call, Apple's failures mapped to ``ServerAPIFailure``, bounded retries with backoff for Apple's trouble,
@@ -20,6 +21,7 @@ public final class ServerAPIClient: Sendable {
     let budget: ServerAPIBudget
     let metrics: ServerAPIMetrics
     let http: HTTPClient
+    private let lastFailure = Mutex<String?>(nil)
     /// Apple's answers are a few KiB a page; this bounds what a lying upstream can make the gateway hold.
     static let maxAnswerBytes = 4 << 20
 
@@ -32,6 +34,10 @@ public final class ServerAPIClient: Sendable {
         metrics = ServerAPIMetrics(factory: metricsFactory)
         http = .forApple(callTimeout: settings.callTimeout)
     }
+
+    /// The most recent failure to get an answer from Apple (a refused key, 429, an outage), with its time,
+    /// for `/v1/status`.
+    public var lastError: String? { lastFailure.withLock { $0 } }
 
     deinit {
         http.shutdown(queue: .global()) { _ in }
@@ -68,6 +74,7 @@ public final class ServerAPIClient: Sendable {
                             metadata: ["endpoint": "\(endpoint.rawValue)", "credentials": "\(settings.credentials)"])
                     }
                     if failure.isRateLimited, let pause = failure.retryAfter { budget.close(endpoint, for: pause) }
+                    if failure.isMisconfigured || failure.isRateLimited { remember(failure) }
                     throw failure
                 case .retry(let reason):
                     trouble = reason
@@ -78,7 +85,7 @@ public final class ServerAPIClient: Sendable {
                 logger.warning(
                     "the App Store Server API gave no answer",
                     metadata: ["endpoint": "\(endpoint.rawValue)", "reason": "\(trouble)", "attempts": "\(attempt)"])
-                throw .unavailable(trouble, retryAfter: .seconds(5))
+                throw remember(.unavailable(trouble, retryAfter: .seconds(5)))
             }
             logger.info(
                 "retrying the App Store Server API",
@@ -88,6 +95,13 @@ public final class ServerAPIClient: Sendable {
                 ])
             Thread.sleep(forTimeInterval: pause / .seconds(1))
         }
+    }
+
+    @discardableResult
+    private func remember(_ failure: ServerAPIFailure) -> ServerAPIFailure {
+        let time = Date().formatted(.iso8601)
+        lastFailure.withLock { $0 = "\(time): App Store Server API \(failure)" }
+        return failure
     }
 
     private func call(

@@ -5,6 +5,22 @@ extension AppReceipt {
     /// App receipts are tens of kilobytes; a body far larger is not one.
     static let maximumLength = 4 << 20
 
+    /// Reads a receipt's fields without checking its signature or chain, so nothing read this way may be
+    /// trusted: for a caller that only needs the transaction ids to ask Apple about, and trusts Apple's answer.
+    public init(unverified receipt: Data) throws(SignedDataError) {
+        try self.init(content: Self.signedData(receipt).content)
+    }
+
+    /// The receipt's PKCS#7 structure, size-checked.
+    static func signedData(_ receipt: Data) throws(SignedDataError) -> PKCS7SignedData {
+        guard receipt.count <= maximumLength else { throw .malformed("larger than 4 MiB") }
+        do {
+            return try PKCS7SignedData(ber: Array(receipt))
+        } catch {
+            throw .malformed("not a PKCS#7 app receipt (\(error))")
+        }
+    }
+
     /// Reads the receipt payload (the signed content of the PKCS#7), without checking any signature.
     init(content: ArraySlice<UInt8>) throws(SignedDataError) {
         do {

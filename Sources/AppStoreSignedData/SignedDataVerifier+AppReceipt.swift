@@ -7,13 +7,7 @@ extension SignedDataVerifier {
     /// chain with its OIDs; an Xcode StoreKit-testing receipt chains to the StoreKit certificate an operator
     /// adds as a root, and needs `Xcode` in the environments), then the bundle id and the environment.
     public func verify(receipt: Data) async throws(SignedDataError) -> AppReceipt {
-        guard receipt.count <= AppReceipt.maximumLength else { throw .malformed("larger than 4 MiB") }
-        let signedData: PKCS7SignedData
-        do {
-            signedData = try PKCS7SignedData(ber: Array(receipt))
-        } catch {
-            throw .malformed("not a PKCS#7 app receipt (\(error))")
-        }
+        let signedData = try AppReceipt.signedData(receipt)
         let parsed = try AppReceipt(content: signedData.content)
         let xcode = parsed.receiptType == "Xcode"
         if xcode, !environments.contains("Xcode") { throw .environmentNotAccepted("Xcode") }

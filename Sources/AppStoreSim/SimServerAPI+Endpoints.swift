@@ -47,10 +47,14 @@ extension SimServerAPI {
             return AppStoreSimulator.Answer(
                 body: Self.json(["status": order.isEmpty ? 1 : 0, "signedTransactions": order.map(sign)]))
         }
-        guard let transaction = known.first(where: { $0.transactionId == route.id }) else {
+        guard
+            let transaction = known.first(where: { $0.transactionId == route.id })
+                ?? freshPurchase(route.id, environment: environment)
+        else {
             return error(404, 4_040_010, "Transaction id not found.")
         }
-        let customer = known.filter { $0.customer == transaction.customer }.sorted {
+        let fresh = !known.contains { $0.transactionId == transaction.transactionId }
+        let customer = (fresh ? [transaction] : known.filter { $0.customer == transaction.customer }).sorted {
             date($0.purchase) < date($1.purchase)
         }
         switch route.endpoint {
@@ -67,6 +71,12 @@ extension SimServerAPI {
         default:
             return consumption(body)
         }
+    }
+
+    /// With `acceptAnyProduct`, an unknown production id bought by a customer of its own.
+    private func freshPurchase(_ id: String, environment: String) -> SimAPITransaction? {
+        guard let product = acceptAnyProduct, environment == "Production" else { return nil }
+        return SimAPITransaction(transactionId: id, productId: product, customer: "fresh-\(id)")
     }
 
     /// A history page: `revision` is the index of the page's first entry, as an opaque string.

@@ -27,13 +27,20 @@ public final class SimServerAPI: Sendable {
     let signer: SimSigner
     /// Transactions per history page, small so that tests see paging.
     let pageSize: Int
+    /// When set, an unknown production transaction id is a fresh purchase of this product, its customer's
+    /// only one (benchmarks).
+    let acceptAnyProduct: String?
     /// When the stand-in started: relative fixture dates count from it, so answers stay the same.
     let epoch = Date()
 
-    public init(check: SimJWTCheck, signer: SimSigner, transactions: [SimAPITransaction] = [], pageSize: Int = 20) {
+    public init(
+        check: SimJWTCheck, signer: SimSigner, transactions: [SimAPITransaction] = [], pageSize: Int = 20,
+        acceptAnyProduct: String? = nil
+    ) {
         self.check = check
         self.signer = signer
         self.pageSize = max(pageSize, 1)
+        self.acceptAnyProduct = acceptAnyProduct
         state.withLock { $0.transactions = transactions }
     }
 

@@ -16,6 +16,9 @@ public protocol VerificationBackend: Sendable {
     /// Whether this backend checks `credential` (the service asks the backends in order).
     func accepts(_ credential: Credential) -> Bool
     func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases
+    /// What a restore (restore-sync) with `credential` brings, under `verify`'s contract. Defaults to what
+    /// `verify` vouches for; a backend that can ask the store for the customer's whole history answers that.
+    func restore(_ credential: Credential, context: RequestContext) throws -> StorePurchases
     /// The store's server notification in `body`, verified; nil when it is not this backend's kind.
     /// Defaults to nil.
     func notification(_ body: [UInt8], context: RequestContext) throws -> StoreNotification?
@@ -25,6 +28,10 @@ public protocol VerificationBackend: Sendable {
 
 @_spi(VerifierBackends)
 extension VerificationBackend {
+    public func restore(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
+        try verify(credential, context: context)
+    }
+
     public func notification(_ body: [UInt8], context: RequestContext) throws -> StoreNotification? { nil }
     public var lastUpstreamError: String? { nil }
 }

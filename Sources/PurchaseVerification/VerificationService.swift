@@ -41,11 +41,17 @@ public final class VerificationService: Sendable {
         guard let backend = backends.first(where: { $0.accepts(credential) }) else {
             throw GatewayError.badRequest("This server cannot verify that kind of purchase.")
         }
-        return try record(backend.verify(credential, context: context), source: source, context: context)
+        let purchases =
+            source == .restoreSync
+            ? try backend.restore(credential, context: context) : try backend.verify(credential, context: context)
+        return try record(purchases, source: source, context: context)
     }
 
     /// The most recent failure to reach a store, with its time, for `/v1/status`.
-    public var lastUpstreamError: String? { backends.lazy.compactMap(\.lastUpstreamError).first }
+    public var lastUpstreamError: String? {
+        // Each starts with its ISO 8601 time, so the greatest is the latest.
+        backends.compactMap(\.lastUpstreamError).max()
+    }
 
     /// Whether the ledger can be read right now, for `/v1/status`.
     public var ledgerIsHealthy: Bool {

@@ -7,7 +7,8 @@ import Foundation
 /// The App Store stand-in for tests and local demos. It binds loopback addresses only, and is used only
 /// when a config points `apple.production_url`/`sandbox_url` (or `apple.server_api`'s URLs) at it. With
 /// `--api-public-key` it also speaks the App Store Server API, checking tokens against that key and signing
-/// answers with `--signing-key` and its `--signing-chain` (leaf, intermediate, root PEM files).
+/// answers with `--signing-key` and its `--signing-chain` (leaf, intermediate, root PEM files). `--accept-any`
+/// makes any unknown receipt, and any unknown production transaction id, a fresh purchase (benchmarks).
 let usage = """
     usage: storegate-appstore-sim [--listen 127.0.0.1:PORT] [--fixtures FILE] [--shared-secret S]
                                   [--accept-any PRODUCT_ID [--delay-ms N]]
@@ -90,5 +91,5 @@ func makeServerAPI(_ options: [String: String], transactions: [SimAPITransaction
         certificatePEMs: try required("--signing-chain").split(separator: ",").map { try text(String($0)) })
     return SimServerAPI(
         check: check, signer: signer, transactions: transactions,
-        pageSize: options["--page-size"].flatMap { Int($0) } ?? 20)
+        pageSize: options["--page-size"].flatMap { Int($0) } ?? 20, acceptAnyProduct: options["--accept-any"])
 }

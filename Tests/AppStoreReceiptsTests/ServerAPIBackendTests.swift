@@ -42,12 +42,13 @@ import Testing
                 environment: ["STOREGATE_APPLE_SERVER_API_KEY": key.pemRepresentation])
             let settings = try #require(
                 ServerAPISettings(reader.scoped("apple"), bundleIds: ["com.example"], acceptSandbox: true))
+            let metrics = GatewayMetrics()
             let verifier = try SignedDataVerifier(
                 rootCertificates: [try SignedVectors.javaCertificate("testCA")], bundleIds: ["com.example"],
                 environments: ["Production", "Sandbox"])
             backend = ServerAPIBackend(
-                client: ServerAPIClient(
-                    settings: settings, verifier: verifier, metricsFactory: GatewayMetrics().factory))
+                client: ServerAPIClient(settings: settings, verifier: verifier, metricsFactory: metrics.factory),
+                settings: AppStoreSettings(reader), metricsFactory: metrics.factory)
         }
 
         /// The backend's verdict, reached from a thread of its own as a gateway worker reaches it.
@@ -74,6 +75,19 @@ import Testing
         #expect(purchases.transactions.map(\.productId) == ["com.example.issue.41", "com.example.issue.42"])
         #expect(purchases.environment == "Production")
         #expect(purchases.bundleId == "com.example")
+    }
+
+    @Test func aSecondAskForAnIdIsAnsweredFromTheCache() async throws {
+        let bed = try Bed([SimAPITransaction(transactionId: "4000001", productId: "com.example.issue.41")])
+        defer { bed.server.close() }
+        let first = try await bed.verify("4000001").get()
+        let second = try await bed.verify("4000001").get()
+        #expect(first.logMetadata["cached"] == "false")
+        #expect(second.logMetadata["cached"] == "true")
+        #expect(second.transactions.map(\.transactionId) == ["4000001"])
+        #expect(bed.serverAPI.calls.count == 1)
+        _ = try await bed.verify("4000001").get()
+        #expect(bed.serverAPI.calls.count == 1)
     }
 
     @Test func appleFailuresBecomeTheGatewaysErrors() async throws {

@@ -6,12 +6,16 @@ import Testing
 
 @Suite struct VerificationCacheTests {
     let deadline = ContinuousClock.now + .seconds(10)
-    static let verified = VerificationCache.Verdict.rejected(status: 21003)
+    static let verified = VerifyReceiptBackend.Verdict.rejected(status: 21003)
+
+    static func cache(ttl: Duration, maxBytes: Int) -> VerifyReceiptBackend.Cache {
+        VerifyReceiptBackend.Cache(ttl: ttl, maxBytes: maxBytes, unfinished: .unavailable(reason: "unfinished"))
+    }
 
     func digest(_ text: String) -> ReceiptDigest { ReceiptDigest(receiptData: text, excludeOldTransactions: false) }
 
     @Test func concurrentCallersShareOneComputation() {
-        let cache = VerificationCache(ttl: .seconds(60), maxBytes: 1 << 20)
+        let cache = Self.cache(ttl: .seconds(60), maxBytes: 1 << 20)
         let computations = Mutex(0)
         let fromCache = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
@@ -27,7 +31,7 @@ import Testing
     }
 
     @Test func failuresAreSharedButNeverKept() {
-        let cache = VerificationCache(ttl: .seconds(60), maxBytes: 1 << 20)
+        let cache = Self.cache(ttl: .seconds(60), maxBytes: 1 << 20)
         let calls = Mutex(0)
         for _ in 0..<2 {
             #expect(throws: UpstreamFailure.unavailable(reason: "down")) {
@@ -42,7 +46,7 @@ import Testing
     }
 
     @Test func theByteBudgetEvictsTheLeastRecentlyUsed() throws {
-        let cache = VerificationCache(ttl: .seconds(60), maxBytes: 1000)
+        let cache = Self.cache(ttl: .seconds(60), maxBytes: 1000)
         func fill(_ name: String) throws -> Bool {
             try cache.verdict(for: digest(name), deadline: deadline) { () throws(UpstreamFailure) in
                 (Self.verified, cost: 400)
@@ -58,7 +62,7 @@ import Testing
     }
 
     @Test func evictionStaysCheapAndBoundedUnderChurn() throws {
-        let cache = VerificationCache(ttl: .seconds(60), maxBytes: 10_000)
+        let cache = Self.cache(ttl: .seconds(60), maxBytes: 10_000)
         for index in 0..<30_000 {
             _ = try cache.verdict(for: digest("r\(index % 3000)"), deadline: deadline) { () throws(UpstreamFailure) in
                 (Self.verified, cost: 100)
@@ -69,7 +73,7 @@ import Testing
     }
 
     @Test func aZeroTTLKeepsNothing() throws {
-        let cache = VerificationCache(ttl: .zero, maxBytes: 1000)
+        let cache = Self.cache(ttl: .zero, maxBytes: 1000)
         _ = try cache.verdict(for: digest("a"), deadline: deadline) { () throws(UpstreamFailure) in
             (Self.verified, cost: 10)
         }
@@ -77,7 +81,7 @@ import Testing
     }
 
     @Test func aWaiterGivesUpAtItsDeadline() {
-        let cache = VerificationCache(ttl: .seconds(60), maxBytes: 1000)
+        let cache = Self.cache(ttl: .seconds(60), maxBytes: 1000)
         let leader = Thread {
             _ = try? cache.verdict(for: digest("slow"), deadline: .now + .seconds(5)) { () throws(UpstreamFailure) in
                 usleep(1_500_000)
@@ -87,7 +91,7 @@ import Testing
         leader.start()
         usleep(100_000)
         let started = ContinuousClock.now
-        #expect(throws: UpstreamFailure.self) {
+        #expect(throws: UpstreamFailure.unavailable(reason: "unfinished")) {
             _ = try cache.verdict(for: digest("slow"), deadline: .now + .milliseconds(300)) {
                 () throws(UpstreamFailure) in
                 (Self.verified, cost: 10)

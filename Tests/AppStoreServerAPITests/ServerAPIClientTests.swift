@@ -104,6 +104,25 @@ import Testing
         #expect(unreadable?.isUnavailable == true)
     }
 
+    @Test func aSlowAnswerIsCutOffAtTheCallTimeoutAndAskedAgainWithinTheDeadline() async throws {
+        let bed = try ServerAPITestbed(transactions: Self.purchases(1))
+        defer { bed.server.close() }
+        var slow = SimAPIStep()
+        slow.delayMs = 3_000
+        bed.serverAPI.play([slow])
+        let started = ContinuousClock.now
+        _ = try await bed.value { try $0.transactionInfo("2000001", deadline: .soon, logger: .test) }
+        let took = started.duration(to: .now)
+        #expect(took >= .seconds(2) && took < .seconds(3), "timeout_ms is 2000: \(took)")
+        #expect(bed.serverAPI.calls.count == 2)
+        bed.serverAPI.play([slow])
+        let cut = await bed.failure {
+            try $0.transactionInfo("2000001", deadline: .now + .milliseconds(800), logger: .test)
+        }
+        #expect(cut?.isUnavailable == true)
+        #expect(started.duration(to: .now) < took + .seconds(2))
+    }
+
     @Test func a429IsHonouredWithoutCallingAppleBeforeRetryAfter() async throws {
         let bed = try ServerAPITestbed(transactions: Self.purchases(1))
         defer { bed.server.close() }

@@ -75,3 +75,44 @@ http {
   proxy_temp_path $run/tmp; uwsgi_temp_path $run/tmp; scgi_temp_path $run/tmp;
 CONF
 }
+
+# nginx (1 worker) on 127.0.0.1:PORT ($1) passing /v1/ to the gateway on unix socket $2 over kept connections;
+# returns once it answers the catalog.
+start_nginx_for_gateway() {
+    mkdir -p "$run/tmp"
+    cat >"$run/nginx.conf" <<CONF
+$(nginx_preamble)
+  upstream gateway { server unix:$2; keepalive 16; }
+  server { listen 127.0.0.1:$1;
+    location /v1/ { include /etc/nginx/fastcgi_params; fastcgi_pass gateway; fastcgi_keep_conn on; } }
+}
+CONF
+    /usr/sbin/nginx -p "$run" -c "$run/nginx.conf" &
+    pids+=($!)
+    for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$1/v1/catalog" && break; sleep 0.1; done
+}
+
+# $rounds interleaved rounds of the catalog at URL $1 and of each target given as three arguments after it
+# (LABEL URL WRK-SCRIPT), then a table of medians with ratios against the catalog.
+compare_with_catalog() {
+    local catalog="$1" index label url script rps p99 cat_rps cat_p99
+    shift
+    local targets=("$@")
+    echo "measuring: $rounds rounds of ${seconds}s per target, $connections connections, nginx 1 worker" >&2
+    for _ in $(seq "$rounds"); do
+        measure "$catalog" >>"$run/samples.0"
+        for ((index = 0; index < ${#targets[@]}; index += 3)); do
+            measure "${targets[index + 1]}" -s "${targets[index + 2]}" >>"$run/samples.$((index / 3 + 1))"
+        done
+    done
+    read -r cat_rps cat_p99 < <(median "$run/samples.0")
+    printf '| %-48s | %10s | %8s | %5s |\n' "target (median of $rounds, $connections connections)" "req/s" "p99 ms" "ratio"
+    printf '|%s|%s|%s|%s|\n' "--------------------------------------------------" "------------" "----------" "-------"
+    printf '| %-48s | %10.0f | %8.2f | %5s |\n' "/v1/catalog" "$cat_rps" "$cat_p99" "1.00"
+    for ((index = 0; index < ${#targets[@]}; index += 3)); do
+        label="${targets[index]}"
+        read -r rps p99 < <(median "$run/samples.$((index / 3 + 1))")
+        printf '| %-48s | %10.0f | %8.2f | %5s |\n' "$label" "$rps" "$p99" \
+            "$(awk -v a="$rps" -v b="$cat_rps" 'BEGIN {printf "%.2f", a / b}')"
+    done
+}

@@ -31,17 +31,7 @@ gateway=$!
 pids+=("$gateway")
 wait_for_socket "$run/gateway.sock"
 
-mkdir -p "$run/tmp"
-cat >"$run/nginx.conf" <<CONF
-$(nginx_preamble)
-  upstream gateway { server unix:$run/gateway.sock; keepalive 16; }
-  server { listen 127.0.0.1:18285;
-    location /v1/ { include /etc/nginx/fastcgi_params; fastcgi_pass gateway; fastcgi_keep_conn on; } }
-}
-CONF
-/usr/sbin/nginx -p "$run" -c "$run/nginx.conf" &
-pids+=($!)
-for _ in $(seq 50); do curl -fs -o /dev/null http://127.0.0.1:18285/v1/catalog && break; sleep 0.1; done
+start_nginx_for_gateway 18285 "$run/gateway.sock"
 
 # The three request bodies: a JWS minted with the test leaf's key, the real receipt, a stand-in receipt.
 python3 - "$vectors" "$run" <<'PY'

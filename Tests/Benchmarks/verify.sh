@@ -57,21 +57,9 @@ write_cold_verify_script "$run/cold.lua"
 curl -fs -d '{"receipt-data":"YmVuY2htYXJrLWNhY2hlZA=="}' http://127.0.0.1:18085/v1/verify | grep -q '"status":0' \
     || { echo "verify does not answer 200:"; cat "$run/fast.log"; exit 1; }
 
-echo "measuring: $rounds rounds of ${seconds}s per target, $connections connections, nginx 1 worker" >&2
-for round in $(seq "$rounds"); do
-    measure http://127.0.0.1:18085/v1/catalog >>"$run/samples.catalog"
-    measure http://127.0.0.1:18085/v1/verify -s "$run/cached.lua" >>"$run/samples.cached"
-    measure http://127.0.0.1:18085/v1/verify -s "$run/cold.lua" >>"$run/samples.cold"
-done
-row() { printf '| %-44s | %10.0f | %8.2f | %5s |\n' "$1" "$2" "$3" "$4"; }
-read -r cat_rps cat_p99 < <(median "$run/samples.catalog")
-read -r hot_rps hot_p99 < <(median "$run/samples.cached")
-read -r cold_rps cold_p99 < <(median "$run/samples.cold")
-printf '| %-44s | %10s | %8s | %5s |\n' "target (median of $rounds, $connections connections)" "req/s" "p99 ms" "ratio"
-printf '|%s|%s|%s|%s|\n' "----------------------------------------------" "------------" "----------" "-------"
-row "/v1/catalog" "$cat_rps" "$cat_p99" "1.00"
-row "/v1/verify, cached verdict" "$hot_rps" "$hot_p99" "$(awk -v a="$hot_rps" -v b="$cat_rps" 'BEGIN {printf "%.2f", a / b}')"
-row "/v1/verify, cold (Apple call + new ledger row)" "$cold_rps" "$cold_p99" "$(awk -v a="$cold_rps" -v b="$cat_rps" 'BEGIN {printf "%.2f", a / b}')"
+compare_with_catalog http://127.0.0.1:18085/v1/catalog \
+    "/v1/verify, cached verdict" http://127.0.0.1:18085/v1/verify "$run/cached.lua" \
+    "/v1/verify, cold (Apple call + new ledger row)" http://127.0.0.1:18085/v1/verify "$run/cold.lua"
 
 # 4. The catalog beside 200 verifies held by a 2-second Apple (new receipts, so nothing is shared).
 connections=16

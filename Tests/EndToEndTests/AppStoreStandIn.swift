@@ -11,8 +11,11 @@ final class AppStoreStandIn: @unchecked Sendable {
     static let apiKeyId = "E2EKEY0001"
 
     /// With `serverAPIPublicKey` (PEM) it also speaks the App Store Server API, trusting tokens signed by
-    /// the matching private key and signing its answers with Apple's test chain.
-    init(sharedSecret: String? = nil, acceptAnyProduct: String? = nil, serverAPIPublicKey: String? = nil) throws {
+    /// the matching private key for `apiBundleId` and signing its answers with Apple's test chain.
+    init(
+        sharedSecret: String? = nil, acceptAnyProduct: String? = nil, serverAPIPublicKey: String? = nil,
+        apiBundleId: String = SampleContent.bundleId
+    ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "storegate-sim-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -26,7 +29,7 @@ final class AppStoreStandIn: @unchecked Sendable {
             let chain = SignedVectors.folder.appendingPathComponent("apple-app-store-server-library-java")
             arguments += [
                 "--api-public-key", keyFile.path, "--api-issuer", Self.apiIssuer, "--api-key-id", Self.apiKeyId,
-                "--api-bundle-id", SampleContent.bundleId, "--page-size", "2",
+                "--api-bundle-id", apiBundleId, "--page-size", "2",
                 "--signing-key", chain.appendingPathComponent("testLeaf.key").path, "--signing-chain",
                 ["testLeaf", "testIntermediate", "testCA"].map { chain.appendingPathComponent("\($0).pem").path }
                     .joined(separator: ","),

@@ -1,6 +1,6 @@
-import PurchaseVerification
 import Foundation
 import PurchaseLedger
+import PurchaseVerification
 import Testing
 
 extension EndToEnd {

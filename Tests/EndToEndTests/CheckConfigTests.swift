@@ -113,10 +113,30 @@ extension EndToEnd {
                 "tokens.secret: is required by the download route",
                 "apple.root_certificates: cannot read certs/missing.cer",
                 "apple.root_certificates: a configured root is not a DER or PEM certificate",
-                "apple.verifier: must be online, local or local-then-online",
+                "apple.verifier: must be online, local, local-then-online or server-api",
             ] {
                 #expect(result.output.contains(expected), "missing \(expected) in:\n\(result.output)")
             }
+        }
+
+        @Test func theServerAPIVerifierNeedsTheServerAPIAndRoots() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = """
+                server:
+                  listen: 127.0.0.1:9000
+                routes:
+                  - { path: /v1/verify, handler: verify }
+                apple:
+                  bundle_ids: [com.example.app]
+                  verifier: server-api
+                catalog:
+                  file: catalog.yaml
+                """
+            let result = try checkConfig(config, in: folder)
+            #expect(result.status == 1)
+            #expect(result.output.contains("apple.verifier: server-api verification needs apple.server_api"))
+            #expect(result.output.contains("apple.verifier: server-api verification needs apple.root_certificates"))
         }
 
         @Test func anUnreachablePostgreSQLIsNamedWithoutItsPassword() throws {

@@ -94,6 +94,9 @@ extension EndToEnd {
             #expect(down.status == 503)
             #expect(down.errorCode == "upstream_unavailable")
             #expect(down.header("Retry-After") != nil)
+            let status = try gateway.deployment.request("/v1/status")
+            let lastError = (status.json["upstream"] as? [String: Any])?["last_error"] as? String
+            #expect(lastError?.contains("App Store Server API unavailable: HTTP 503") == true, "\(status.text)")
             #expect(try gateway.ledgerCounts().transactions == 0)
             try gateway.appStore.playAPI([["http_status": 429, "retry_after_s": 60]])
             let limited = try gateway.deployment.request("/v1/verify", method: "POST", body: Self.body(id))

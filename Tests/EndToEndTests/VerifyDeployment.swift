@@ -31,17 +31,19 @@ final class VerifyDeployment: @unchecked Sendable {
         gateways: Int = 1,
         ledgerURL: String? = nil,
         fileSizeLimit: Int? = nil,
-        serverAPIKey: P256.Signing.PrivateKey? = nil
+        serverAPIKey: P256.Signing.PrivateKey? = nil,
+        serverAPIBundleId: String = SampleContent.bundleId
     ) throws {
         self.ledgerURL = ledgerURL
         appStore = try AppStoreStandIn(
-            sharedSecret: simSecret, serverAPIPublicKey: serverAPIKey?.publicKey.pemRepresentation)
+            sharedSecret: simSecret, serverAPIPublicKey: serverAPIKey?.publicKey.pemRepresentation,
+            apiBundleId: serverAPIBundleId)
         var apple = apple
         var environment = environment
         if let serverAPIKey {
             let urls = appStore.apiURLs
             apple["server_api"] =
-                "{issuer_id: \(AppStoreStandIn.apiIssuer), key_id: \(AppStoreStandIn.apiKeyId), "
+                "{issuer_id: \(AppStoreStandIn.apiIssuer), key_id: \(AppStoreStandIn.apiKeyId), bundle_id: \(serverAPIBundleId), "
                 + "production_url: \"\(urls.production)\", sandbox_url: \"\(urls.sandbox)\", timeout_ms: 2000}"
             if environment["STOREGATE_APPLE_SERVER_API_KEY"] == nil {
                 environment["STOREGATE_APPLE_SERVER_API_KEY"] = serverAPIKey.pemRepresentation

@@ -6,8 +6,10 @@ import Testing
 @Suite struct CatalogLoaderTests {
     /// A folder with `content/a/one.bin` (5 bytes) and a file outside the content root.
     private func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: url.appendingPathComponent("content/a"), withIntermediateDirectories: true)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "catalog-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(
+            at: url.appendingPathComponent("content/a"), withIntermediateDirectories: true)
         try Data("hello".utf8).write(to: url.appendingPathComponent("content/a/one.bin"))
         try Data("secret".utf8).write(to: url.appendingPathComponent("outside.txt"))
         return url
@@ -51,12 +53,16 @@ import Testing
             atPath: folder.appendingPathComponent("content/escape").path,
             withDestinationPath: folder.appendingPathComponent("outside.txt").path
         )
-        for path in ["../outside.txt", "/etc/passwd", "a/../../outside.txt", "escape", "a", "a//one.bin", "./a/one.bin", "missing.bin"] {
+        for path in [
+            "../outside.txt", "/etc/passwd", "a/../../outside.txt", "escape", "a", "a//one.bin", "./a/one.bin",
+            "missing.bin",
+        ] {
             do {
                 _ = try load("products:\n  - { id: x, type: consumable, content: \"\(path)\" }\n", in: folder)
                 Issue.record("\(path) must be refused")
             } catch {
-                #expect(error.problems.map(\.keyPath) == ["\(folder.path)/catalog.yaml: products[0].content"], "\(path)")
+                #expect(
+                    error.problems.map(\.keyPath) == ["\(folder.path)/catalog.yaml: products[0].content"], "\(path)")
             }
         }
     }
@@ -71,8 +77,13 @@ import Testing
             )
             Issue.record("must fail")
         } catch {
-            let paths = error.problems.map { $0.keyPath.replacingOccurrences(of: "\(folder.path)/catalog.yaml: ", with: "") }
-            #expect(paths == ["products[0].id", "products[1].type", "products[3].id", "products[4].id", "products[4].colour"])
+            let paths = error.problems.map {
+                $0.keyPath.replacingOccurrences(of: "\(folder.path)/catalog.yaml: ", with: "")
+            }
+            #expect(
+                paths == [
+                    "products[0].id", "products[1].type", "products[3].id", "products[4].id", "products[4].colour",
+                ])
         }
     }
 

@@ -111,12 +111,15 @@ import Testing
         #expect(purchase.cancellationDate == refunded.cancellationDate)
         #expect(purchase.lastSource == .notification)
 
-        let reversal = Sample.notification("n-reversed", type: "REFUND_REVERSED", [Sample.nonConsumable("90", original: "90")])
+        let reversal = Sample.notification(
+            "n-reversed", type: "REFUND_REVERSED", [Sample.nonConsumable("90", original: "90")])
         #expect(try ledger.recordNotification(reversal))
-        #expect(try ledger.purchases(environment: "Production", originalTransactionId: "90").first?.cancellationDate == nil)
+        #expect(
+            try ledger.purchases(environment: "Production", originalTransactionId: "90").first?.cancellationDate == nil)
         // A repeat of the refund is still a repeat: the reversal stands.
         #expect(try ledger.recordNotification(refund) == false)
-        #expect(try ledger.purchases(environment: "Production", originalTransactionId: "90").first?.cancellationDate == nil)
+        #expect(
+            try ledger.purchases(environment: "Production", originalTransactionId: "90").first?.cancellationDate == nil)
         #expect(try ledger.counts() == LedgerCounts(purchases: 1, transactions: 1))
     }
 
