@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import AppStoreSignedData
 import CoreMetrics
+import Foundation
 import GatewayCore
 @_spi(VerifierBackends) import PurchaseVerification
 
@@ -46,6 +47,27 @@ struct ServerAPIBackend: VerificationBackend {
         case .appReceipt(let receipt): try verify(receipt, context: context)
         case .downloadToken, .signedTransactions: throw GatewayError.receiptRequired
         }
+    }
+
+    /// Get Notification History for production, and the sandbox when it is accepted: each `signedPayload` as
+    /// the body Apple posts to the notification route.
+    func notificationHistory(from start: Date, to end: Date, context: RequestContext) throws -> [[UInt8]]? {
+        let environments: [ServerAPIEnvironment] = settings.acceptSandbox ? [.production, .sandbox] : [.production]
+        var bodies: [[UInt8]] = []
+        for environment in environments {
+            let payloads: [String]
+            do {
+                payloads = try client.notificationHistory(
+                    from: start, to: end, environment: environment, deadline: context.deadline,
+                    logger: context.logger)
+            } catch {
+                throw error.gatewayError(logger: context.logger)
+            }
+            for payload in payloads {
+                bodies.append(Array(try JSONSerialization.data(withJSONObject: ["signedPayload": payload])))
+            }
+        }
+        return bodies
     }
 
     /// The customer's history through the receipt's newest transaction; a receipt without purchases has

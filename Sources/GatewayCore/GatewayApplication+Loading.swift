@@ -60,7 +60,8 @@ extension GatewayApplication {
             router: Router(routes: routes),
             log: log,
             unusedKeys: reader.unusedKeys,
-            runtime: runtime
+            runtime: runtime,
+            store: store
         )
     }
 

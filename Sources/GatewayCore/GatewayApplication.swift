@@ -14,14 +14,26 @@ public final class GatewayApplication: Sendable {
     private let errors = ErrorRenderingMiddleware()
     private let bodyGuard: BodyGuardMiddleware
     let runtime: GatewayRuntime
+    /// What the load's handlers built once and shared (``HandlerSettings/shared(_:make:)``).
+    private let store: SharedStore
 
-    init(server: ServerSettings, router: Router, log: LogSettings, unusedKeys: [String], runtime: GatewayRuntime) {
+    init(
+        server: ServerSettings, router: Router, log: LogSettings, unusedKeys: [String], runtime: GatewayRuntime,
+        store: SharedStore
+    ) {
         self.server = server
         self.router = router
         self.log = log
         self.unusedKeys = unusedKeys
         self.runtime = runtime
+        self.store = store
         bodyGuard = BodyGuardMiddleware(limit: server.maxBodyBytes)
+    }
+
+    /// The value this load's handlers built under `key`, if any (for commands that work with a loaded
+    /// config, such as a notification backfill).
+    public func existing<Value: Sendable>(_ key: SharedKey<Value>) -> Value? {
+        store.existing(for: key)
     }
 
     /// The context for a request that has just arrived.

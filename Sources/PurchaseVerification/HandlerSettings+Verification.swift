@@ -50,3 +50,8 @@ extension HandlerSettings {
 
     private static let tokensKey = SharedKey<DownloadTokens?>("PurchaseVerification.tokens")
 }
+
+extension GatewayApplication {
+    /// The verification service a route of this load built, if any.
+    public var verificationService: VerificationService? { existing(VerificationService.key) }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import GatewayCore
 
 /// A way to check purchase credentials with a store: the App Store's verifyReceipt, a receipt checked
@@ -22,6 +23,10 @@ public protocol VerificationBackend: Sendable {
     /// The store's server notification in `body`, verified; nil when it is not this backend's kind.
     /// Defaults to nil.
     func notification(_ body: [UInt8], context: RequestContext) throws -> StoreNotification?
+    /// The bodies of the store's server notifications sent between `start` and `end`, each as the notification
+    /// route would receive it, for a backfill to record through the same path; nil when this backend cannot
+    /// list them. Throws like `verify` when the store cannot answer now. Defaults to nil.
+    func notificationHistory(from start: Date, to end: Date, context: RequestContext) throws -> [[UInt8]]?
     /// The most recent failure to reach the store, with its time, for `/v1/status`. Defaults to nil.
     var lastUpstreamError: String? { get }
 }
@@ -33,5 +38,8 @@ extension VerificationBackend {
     }
 
     public func notification(_ body: [UInt8], context: RequestContext) throws -> StoreNotification? { nil }
+    public func notificationHistory(from start: Date, to end: Date, context: RequestContext) throws -> [[UInt8]]? {
+        nil
+    }
     public var lastUpstreamError: String? { nil }
 }

@@ -4,7 +4,8 @@ import Foundation
 import GatewayCore
 import Logging
 
-/// The `storegate` command line (``StoreGateCommand``): `serve`, `check-config`, `ledger copy`, `version`,
+/// The `storegate` command line (``StoreGateCommand``): `serve`, `check-config`, `ledger copy`,
+/// `notifications backfill`, `version`,
 /// and plain CGI when run by a web server.
 public struct StoreGateCLI: Sendable {
     let registry: HandlerRegistry

@@ -67,6 +67,11 @@ final class AppStoreStandIn: @unchecked Sendable {
         try post("/_sim/api/transactions", transactions)
     }
 
+    /// Adds notifications to the Server API's notification history (see `SimAPINotification`).
+    func addNotifications(_ notifications: [[String: Any]]) throws {
+        try post("/_sim/api/notifications", notifications)
+    }
+
     /// Queues Server API failures (see `SimAPIStep`), each played once.
     func playAPI(_ steps: [[String: Any]]) throws {
         try post("/_sim/api/steps", steps)

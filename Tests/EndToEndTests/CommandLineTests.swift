@@ -11,11 +11,15 @@ extension EndToEnd {
             let errors: String
         }
 
-        static func run(_ arguments: [String]) throws -> Outcome {
+        /// `binary` run with `arguments`, this process's environment plus `environment`, to its end.
+        static func run(
+            _ arguments: [String], binary: URL = Binaries.storegate, environment: [String: String] = [:]
+        ) throws -> Outcome {
             let process = Process()
-            process.executableURL = Binaries.storegate
+            process.executableURL = binary
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "GATEWAY_INTERFACE" }
+                .merging(environment) { _, chosen in chosen }
             let output = Pipe()
             let errors = Pipe()
             process.standardOutput = output
@@ -35,6 +39,10 @@ extension EndToEnd {
             (["check-config", "--help"], "USAGE: storegate check-config --config <file>"),
             (["ledger", "copy", "--help"], "USAGE: storegate ledger copy --from <url> --to <url>"),
             (["help", "ledger"], "USAGE: storegate ledger <subcommand>"),
+            (
+                ["notifications", "backfill", "--help"],
+                "USAGE: storegate notifications backfill --config <file> --since <time> [--until <time>]"
+            ),
             (["version", "--help"], "USAGE: storegate version"),
         ])
         func everyCommandExplainsItself(_ arguments: [String], usage: String) throws {
@@ -56,6 +64,8 @@ extension EndToEnd {
             ([], "Name a command."), (["serve"], "Missing expected argument '--config <file>'"),
             (["check-config", "--config"], "Missing value for '--config <file>'"),
             (["ledger"], "Name a ledger command: copy."),
+            (["notifications"], "Name a notifications command: backfill."),
+            (["notifications", "backfill", "--config", "x.yaml", "--since", "yesterday"], "--since"),
             (["ledger", "copy", "--from", "sqlite:a.sqlite"], "Missing expected argument '--to <url>'"),
             (["serve", "--config", "a.yaml", "--workers", "2"], "Unknown option '--workers'"),
             (["bogus"], "Unexpected argument 'bogus'"),
