@@ -10,20 +10,30 @@ public struct LedgerNotification: Sendable {
     public let reinstates: Bool
     /// The transactions it reports (none for a TEST notification).
     public let batch: LedgerBatch
+    /// The question it asks, recorded with it (CONSUMPTION_REQUEST).
+    public let consumptionRequest: ConsumptionRequest?
 
-    public init(uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, batch: LedgerBatch)
-    {
+    public init(
+        uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, batch: LedgerBatch,
+        consumptionRequest: ConsumptionRequest? = nil
+    ) {
         self.uuid = uuid
         self.environment = environment
         self.type = type
         self.subtype = subtype
         self.reinstates = reinstates
         self.batch = batch
+        self.consumptionRequest = consumptionRequest
     }
 
     /// The row of the `notifications` table, in `LedgerTable.notifications` column order.
     func row(receivedMilliseconds: Int64) -> [String?] {
         [uuid, environment, type, subtype, String(receivedMilliseconds), batch.requestId]
+    }
+
+    /// The statement recording its consumption request, if it asks one.
+    func consumptionRequestInsert(placeholder: (Int) -> String) -> (sql: String, arguments: [String?])? {
+        consumptionRequest.map { (LedgerTable.consumptionRequests.insertStatement(placeholder: placeholder), $0.row()) }
     }
 
     /// Statements clearing the cancellation of the reported purchases and transactions (REFUND_REVERSED).

@@ -2,6 +2,7 @@
 /// as text (SQLite and PostgreSQL both convert text to their integer columns).
 public enum LedgerTable: String, Sendable, CaseIterable {
     case purchases, transactions, deliveries, notifications
+    case consumptionRequests = "consumption_requests"
 
     /// Every column, primary key first.
     var columns: [String] {
@@ -26,11 +27,17 @@ public enum LedgerTable: String, Sendable, CaseIterable {
             ]
         case .notifications:
             return ["notification_uuid", "environment", "notification_type", "subtype", "received_ms", "request_id"]
+        case .consumptionRequests:
+            return [
+                "notification_uuid", "environment", "transaction_id", "original_transaction_id", "product_id",
+                "requested_ms", "state", "attempts", "next_attempt_ms", "claimed_until_ms", "settled_ms", "answer",
+                "outcome",
+            ]
         }
     }
 
     /// How many leading columns form the primary key.
-    private var keyLength: Int { self == .deliveries || self == .notifications ? 1 : 2 }
+    private var keyLength: Int { self == .purchases || self == .transactions ? 2 : 1 }
 
     /// The primary key of a row of this table.
     func key(of row: [String?]) -> [String?] { Array(row.prefix(keyLength)) }

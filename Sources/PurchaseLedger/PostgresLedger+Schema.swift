@@ -42,6 +42,7 @@ extension PostgresLedger {
                 subtype TEXT, received_ms BIGINT NOT NULL, request_id TEXT NOT NULL);
             """
         ),
+        (4, ConsumptionRequestTable.schema(integer: "BIGINT")),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

@@ -42,6 +42,9 @@ public final class PostgresLedger: PurchaseLedger {
                 for statement in notification.reinstatements(placeholder: { "$\($0)" }) {
                     try connection.execute(statement.sql, statement.arguments)
                 }
+                if let insert = notification.consumptionRequestInsert(placeholder: { "$\($0)" }) {
+                    try connection.execute(insert.sql, insert.arguments)
+                }
                 return true
             }
         }

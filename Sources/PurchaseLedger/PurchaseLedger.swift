@@ -1,3 +1,6 @@
+import struct Foundation.Date
+import struct Foundation.TimeInterval
+
 /// The durable record of every App Store transaction the gateway has seen.
 ///
 /// Contract every implementation keeps (and `LedgerConformance` in the tests checks):
@@ -23,6 +26,26 @@ public protocol PurchaseLedger: Sendable {
 
     /// The purchases recorded for one original transaction, newest period first.
     func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase]
+
+    /// Claims up to `limit` pending consumption requests whose next attempt is due at `now` and that no live
+    /// claim holds, for `lease`: no other caller (thread, process, gateway) gets them until the lease ends or
+    /// they are settled or deferred.
+    func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
+        -> [ConsumptionRequest]
+
+    /// Settles a pending request (`answered` or `unanswered`) with the body sent, if any, and the outcome;
+    /// false, changing nothing, when it was settled before.
+    func settleConsumptionRequest(
+        _ notificationUUID: String, state: ConsumptionRequestState, answer: String?, outcome: String, at: Date
+    ) throws(LedgerError) -> Bool
+
+    /// Releases a claimed request for another attempt at `nextAttempt`, counting the attempt.
+    func deferConsumptionRequest(_ notificationUUID: String, until nextAttempt: Date, outcome: String)
+        throws(LedgerError)
+
+    /// The consumption requests about one original transaction, oldest first.
+    func consumptionRequests(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [StoredConsumptionRequest]
 
     /// How many purchases and transactions are recorded (for operators and fault tests).
     func counts() throws(LedgerError) -> LedgerCounts

@@ -78,6 +78,9 @@ extension SQLiteLedger {
                     """
             )
         }
+        migrator.registerMigration("v4 consumption requests") { db in
+            try db.execute(sql: ConsumptionRequestTable.schema(integer: "INTEGER"))
+        }
         return migrator
     }
 }

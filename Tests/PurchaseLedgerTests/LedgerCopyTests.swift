@@ -27,11 +27,11 @@ import Testing
 
         _ = try source.recordNotification(
             LedgerNotification(
-                uuid: "n-1", environment: "Production", type: "TEST", subtype: nil, reinstates: false,
-                batch: Sample.batch([])))
+                uuid: "n-1", environment: "Production", type: "CONSUMPTION_REQUEST", subtype: nil, reinstates: false,
+                batch: Sample.batch([]), consumptionRequest: Sample.consumptionRequest("n-1", original: "1")))
         let copied = try source.copy(into: target, pageSize: 2)
-        #expect(copied.map(\.read) == [6, 7, 3, 1])
-        #expect(copied.map(\.added) == [6, 7, 3, 1])
+        #expect(copied.map(\.read) == [6, 7, 3, 1, 1])
+        #expect(copied.map(\.added) == [6, 7, 3, 1, 1])
         #expect(try target.counts() == source.counts())
         for (environment, original) in [
             ("Production", "1"), ("Production", "3"), ("Production", "5"), ("Sandbox", "7"),
@@ -43,8 +43,12 @@ import Testing
             try target.deliveries(environment: "Production", originalTransactionId: "1")
                 == source.deliveries(environment: "Production", originalTransactionId: "1"))
 
+        let requests = try target.consumptionRequests(environment: "Production", originalTransactionId: "1")
+        #expect(requests == (try source.consumptionRequests(environment: "Production", originalTransactionId: "1")))
+        #expect(requests.map(\.state) == [.pending])
+
         // Run again (an interrupted copy resumed): nothing doubles.
-        #expect(try source.copy(into: target).map(\.added) == [0, 0, 0, 0])
+        #expect(try source.copy(into: target).map(\.added) == [0, 0, 0, 0, 0])
         // The copy is a working ledger: known purchases stay known, new grants come after the copied ones.
         #expect(try target.record(Sample.batch([Sample.consumable("5")])) == RecordOutcome(recorded: 0, known: 1))
         let next = Delivery(

@@ -73,6 +73,14 @@ enum Sample {
             batch: batch(transactions, source: .notification))
     }
 
+    /// A consumption request about original transaction `original`, asked a minute ago.
+    static func consumptionRequest(_ uuid: String, original: String) -> ConsumptionRequest {
+        ConsumptionRequest(
+            notificationUUID: uuid, environment: "Production", transactionId: original,
+            originalTransactionId: original, productId: "com.example.issue\(original)",
+            requestedAt: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 60).rounded()))
+    }
+
     static func batch(_ transactions: [LedgerTransaction], source: LedgerSource = .verify) -> LedgerBatch {
         LedgerBatch(transactions: transactions, source: source, requestId: "test-request")
     }

@@ -223,6 +223,30 @@ private final class WriteCountingLedger: PurchaseLedger {
         try base.purchases(environment: environment, originalTransactionId: originalTransactionId)
     }
 
+    func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
+        -> [ConsumptionRequest]
+    {
+        try base.claimConsumptionRequests(now: now, lease: lease, limit: limit)
+    }
+
+    func settleConsumptionRequest(
+        _ notificationUUID: String, state: ConsumptionRequestState, answer: String?, outcome: String, at: Date
+    ) throws(LedgerError) -> Bool {
+        try base.settleConsumptionRequest(notificationUUID, state: state, answer: answer, outcome: outcome, at: at)
+    }
+
+    func deferConsumptionRequest(_ notificationUUID: String, until nextAttempt: Date, outcome: String)
+        throws(LedgerError)
+    {
+        try base.deferConsumptionRequest(notificationUUID, until: nextAttempt, outcome: outcome)
+    }
+
+    func consumptionRequests(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [StoredConsumptionRequest]
+    {
+        try base.consumptionRequests(environment: environment, originalTransactionId: originalTransactionId)
+    }
+
     func counts() throws(LedgerError) -> LedgerCounts { try base.counts() }
 
     func checkHealth() throws(LedgerError) { try base.checkHealth() }

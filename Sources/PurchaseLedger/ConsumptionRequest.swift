@@ -1,0 +1,72 @@
+import struct Foundation.Date
+
+/// A store's question about a purchase whose refund a customer asked for (the App Store's CONSUMPTION_REQUEST):
+/// recorded with its notification, so it exists once however often the store sends it, then answered once.
+public struct ConsumptionRequest: Sendable, Equatable {
+    /// The notification that asked, so a repeat of it asks nothing new.
+    public let notificationUUID: String
+    public let environment: String
+    /// The transaction the customer asked to have refunded.
+    public let transactionId: String
+    public let originalTransactionId: String
+    public let productId: String
+    /// When the store asked: its answer window counts from here.
+    public let requestedAt: Date
+    /// Attempts to answer so far.
+    public let attempts: Int
+
+    public init(
+        notificationUUID: String, environment: String, transactionId: String, originalTransactionId: String,
+        productId: String, requestedAt: Date, attempts: Int = 0
+    ) {
+        self.notificationUUID = notificationUUID
+        self.environment = environment
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.productId = productId
+        self.requestedAt = requestedAt
+        self.attempts = attempts
+    }
+
+    /// The row of the `consumption_requests` table as first recorded, in `LedgerTable` column order.
+    func row() -> [String?] {
+        let requested = ConsumptionRequestTable.milliseconds(requestedAt)
+        return [
+            notificationUUID, environment, transactionId, originalTransactionId, productId, requested,
+            ConsumptionRequestState.pending.rawValue, "0", requested, nil, nil, nil, nil,
+        ]
+    }
+}
+
+/// Where a consumption request stands.
+public enum ConsumptionRequestState: String, Sendable {
+    /// Not settled yet: it is claimed, or waits for its next attempt.
+    case pending
+    /// The store accepted the answer.
+    case answered
+    /// Settled without an answer (no consent, the window passed, the store refused it); `outcome` says why.
+    case unanswered
+}
+
+/// A consumption request as the ledger holds it, for support and tests.
+public struct StoredConsumptionRequest: Sendable, Equatable {
+    public let request: ConsumptionRequest
+    public let state: ConsumptionRequestState
+    /// When it was settled.
+    public let settledAt: Date?
+    /// The body sent to the store, when one was.
+    public let answer: String?
+    /// The store's verdict, or why nothing was sent, or the last failure while pending.
+    public let outcome: String?
+
+    public init(
+        request: ConsumptionRequest, state: ConsumptionRequestState, settledAt: Date?, answer: String?,
+        outcome: String?
+    ) {
+        self.request = request
+        self.state = state
+        self.settledAt = settledAt
+        self.answer = answer
+        self.outcome = outcome
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// The `consumption_requests` table's SQL, the same in both stores but for placeholders (`?` or `$n`), and
+/// its rows read as text.
+enum ConsumptionRequestTable {
+    static func schema(integer: String) -> String {
+        """
+        CREATE TABLE consumption_requests (
+            notification_uuid TEXT PRIMARY KEY, environment TEXT NOT NULL, transaction_id TEXT NOT NULL,
+            original_transaction_id TEXT NOT NULL, product_id TEXT NOT NULL, requested_ms \(integer) NOT NULL,
+            state TEXT NOT NULL, attempts INTEGER NOT NULL, next_attempt_ms \(integer) NOT NULL,
+            claimed_until_ms \(integer), settled_ms \(integer), answer TEXT, outcome TEXT);
+        CREATE INDEX consumption_requests_due ON consumption_requests (state, next_attempt_ms);
+        CREATE INDEX consumption_requests_by_original ON consumption_requests (environment, original_transaction_id);
+        """
+    }
+
+    /// What ``stored(_:)`` reads, as text, in its order.
+    private static let selected = [
+        "notification_uuid", "environment", "transaction_id", "original_transaction_id", "product_id", "requested_ms",
+        "attempts", "state", "settled_ms", "answer", "outcome",
+    ].map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
+
+    /// Pending requests due at the first parameter and not held by a live claim, oldest first; the second
+    /// parameter is the limit.
+    static func due(_ placeholder: (Int) -> String) -> String {
+        """
+        SELECT notification_uuid FROM consumption_requests WHERE state = 'pending' AND next_attempt_ms <= \(placeholder(1))
+            AND (claimed_until_ms IS NULL OR claimed_until_ms <= \(placeholder(1)))
+            ORDER BY next_attempt_ms, notification_uuid LIMIT \(placeholder(2))
+        """
+    }
+
+    /// Claims request 1 until 3 if it is still due and unclaimed at 2; returns its row when this call won it.
+    static func claim(_ placeholder: (Int) -> String) -> String {
+        """
+        UPDATE consumption_requests SET claimed_until_ms = \(placeholder(3))
+            WHERE notification_uuid = \(placeholder(1)) AND state = 'pending' AND next_attempt_ms <= \(placeholder(2))
+            AND (claimed_until_ms IS NULL OR claimed_until_ms <= \(placeholder(2)))
+            RETURNING \(selected)
+        """
+    }
+
+    /// Settles pending request 1 as 2 with answer 3, outcome 4 at 5, counting 6 attempts; returns a row
+    /// when it was pending.
+    static func settle(_ placeholder: (Int) -> String) -> String {
+        """
+        UPDATE consumption_requests SET state = \(placeholder(2)), answer = \(placeholder(3)),
+            outcome = \(placeholder(4)), settled_ms = \(placeholder(5)), claimed_until_ms = NULL,
+            attempts = attempts + \(placeholder(6))
+            WHERE notification_uuid = \(placeholder(1)) AND state = 'pending' RETURNING 1
+        """
+    }
+
+    /// Releases pending request 1 for an attempt at 2, with outcome 3, counting the attempt.
+    static func deferral(_ placeholder: (Int) -> String) -> String {
+        """
+        UPDATE consumption_requests SET next_attempt_ms = \(placeholder(2)), outcome = \(placeholder(3)),
+            claimed_until_ms = NULL, attempts = attempts + 1
+            WHERE notification_uuid = \(placeholder(1)) AND state = 'pending'
+        """
+    }
+
+    /// The requests about environment 1, original transaction 2, oldest first.
+    static func byOriginal(_ placeholder: (Int) -> String) -> String {
+        """
+        SELECT \(selected) FROM consumption_requests
+            WHERE environment = \(placeholder(1)) AND original_transaction_id = \(placeholder(2))
+            ORDER BY requested_ms, notification_uuid
+        """
+    }
+
+    static func milliseconds(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+
+    /// A row selected as text, in `selected` order.
+    static func stored(_ row: [String?]) -> StoredConsumptionRequest? {
+        guard row.count == 11, let uuid = row[0], let environment = row[1], let transactionId = row[2],
+            let original = row[3], let productId = row[4], let requested = row[5].flatMap(Int64.init),
+            let attempts = row[6].flatMap(Int.init), let state = row[7].flatMap(ConsumptionRequestState.init)
+        else { return nil }
+        return StoredConsumptionRequest(
+            request: ConsumptionRequest(
+                notificationUUID: uuid, environment: environment, transactionId: transactionId,
+                originalTransactionId: original, productId: productId, requestedAt: date(requested),
+                attempts: attempts),
+            state: state, settledAt: row[8].flatMap(Int64.init).map(date), answer: row[9], outcome: row[10])
+    }
+
+    private static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+}

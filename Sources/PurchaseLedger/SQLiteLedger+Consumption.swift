@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+
+extension SQLiteLedger {
+    public func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
+        -> [ConsumptionRequest]
+    {
+        let (at, until) = (ConsumptionRequestTable.milliseconds(now), ConsumptionRequestTable.milliseconds(now + lease))
+        return try guarded {
+            try pool.write { db in
+                let due = try String.fetchAll(
+                    db, sql: ConsumptionRequestTable.due { "?\($0)" }, arguments: [at, limit])
+                return try due.compactMap { uuid in
+                    try Row.fetchOne(db, sql: ConsumptionRequestTable.claim { "?\($0)" }, arguments: [uuid, at, until])
+                        .flatMap { ConsumptionRequestTable.stored(Self.texts($0))?.request }
+                }
+            }
+        }
+    }
+
+    public func settleConsumptionRequest(
+        _ notificationUUID: String, state: ConsumptionRequestState, answer: String?, outcome: String, at: Date
+    ) throws(LedgerError) -> Bool {
+        try guarded {
+            try pool.write { db in
+                try Row.fetchOne(
+                    db, sql: ConsumptionRequestTable.settle { "?\($0)" },
+                    arguments: [
+                        notificationUUID, state.rawValue, answer, outcome, ConsumptionRequestTable.milliseconds(at),
+                        answer == nil ? 0 : 1,
+                    ]) != nil
+            }
+        }
+    }
+
+    public func deferConsumptionRequest(_ notificationUUID: String, until nextAttempt: Date, outcome: String)
+        throws(LedgerError)
+    {
+        try guarded {
+            try pool.write { db in
+                try db.execute(
+                    sql: ConsumptionRequestTable.deferral { "?\($0)" },
+                    arguments: [notificationUUID, ConsumptionRequestTable.milliseconds(nextAttempt), outcome])
+            }
+        }
+    }
+
+    public func consumptionRequests(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [StoredConsumptionRequest]
+    {
+        try guarded {
+            try pool.read { db in
+                try Row.fetchAll(
+                    db, sql: ConsumptionRequestTable.byOriginal { "?\($0)" },
+                    arguments: [environment, originalTransactionId]
+                ).compactMap { ConsumptionRequestTable.stored(Self.texts($0)) }
+            }
+        }
+    }
+
+    /// A row whose columns were all selected as text.
+    private static func texts(_ row: Row) -> [String?] { (0..<row.count).map { row[$0] } }
+}
