@@ -88,6 +88,7 @@ let package = Package(
                 "GatewayCore", "ProductCatalog", "PurchaseLedger", "ByteCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strict
         ),

@@ -45,6 +45,6 @@ public enum AppStoreVerification: VerifierProvider {
         }
         return ServerAPIBackend(
             client: ServerAPIClient(settings: api, verifier: verifier, metricsFactory: metricsFactory),
-            settings: apple, metricsFactory: metricsFactory)
+            settings: apple, consumption: ConsumptionPolicy(section), metricsFactory: metricsFactory)
     }
 }

@@ -19,12 +19,18 @@ struct ServerAPIBackend: VerificationBackend {
 
     let client: ServerAPIClient
     let settings: AppStoreSettings
+    /// How CONSUMPTION_REQUEST notifications are answered; nil leaves them pending.
+    let consumption: ConsumptionPolicy?
     private let cache: Cache
     private let cacheLookups: CacheLookupCounters
 
-    init(client: ServerAPIClient, settings: AppStoreSettings, metricsFactory: any MetricsFactory) {
+    init(
+        client: ServerAPIClient, settings: AppStoreSettings, consumption: ConsumptionPolicy? = nil,
+        metricsFactory: any MetricsFactory
+    ) {
         self.client = client
         self.settings = settings
+        self.consumption = consumption
         cache = Cache(
             ttl: settings.cacheTTL, maxBytes: settings.cacheMaxBytes,
             unfinished: .upstreamUnavailable(retryAfterSeconds: UpstreamFailure.retryAfterSeconds))

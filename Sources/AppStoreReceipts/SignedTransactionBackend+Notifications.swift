@@ -35,7 +35,9 @@ extension SignedTransactionBackend {
         }
         return StoreNotification(
             uuid: uuid, environment: payload.environment, type: type, subtype: fields["subtype"]?.text,
-            reinstates: type == "REFUND_REVERSED", bundleId: bundleId, transactions: transactions)
+            reinstates: type == "REFUND_REVERSED", bundleId: bundleId, transactions: transactions,
+            consumptionRequestedAt: type == "CONSUMPTION_REQUEST"
+                ? fields["signedDate"]?.integer.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date() : nil)
     }
 
     private struct Envelope: Decodable {

@@ -38,7 +38,7 @@ public struct ServerAPIConsumption: Sendable, Equatable {
     }
 
     /// The JSON Apple expects, keys sorted.
-    var json: [UInt8] {
+    public var json: [UInt8] {
         var fields: [String: Any] = [
             "customerConsented": customerConsented, "sampleContentProvided": sampleContentProvided,
             "deliveryStatus": deliveryStatus.rawValue,

@@ -64,6 +64,8 @@ public enum CatalogLoader {
             }
         }
         guard let id, ProductId.isValid(id), let kind else { return nil }
-        return Product(id: id, kind: kind, title: title, description: description, content: content)
+        return Product(
+            id: id, kind: kind, title: title, description: description, content: content,
+            offersSample: entry.bool("sample", default: false))
     }
 }

@@ -15,13 +15,19 @@ public struct Product: Sendable, Equatable {
     public let description: String
     /// The downloadable file, or nil for products with no content.
     public let content: Content?
+    /// A free sample or preview of the content was offered before the purchase (`sample: true`), a fact a
+    /// store asks about when the customer wants a refund.
+    public let offersSample: Bool
 
-    public init(id: String, kind: Kind, title: String, description: String, content: Content?) {
+    public init(
+        id: String, kind: Kind, title: String, description: String, content: Content?, offersSample: Bool = false
+    ) {
         self.id = id
         self.kind = kind
         self.title = title
         self.description = description
         self.content = content
+        self.offersSample = offersSample
     }
 
     /// A product's file under `content.root`, measured when the catalog was loaded.

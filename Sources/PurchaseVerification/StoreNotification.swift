@@ -1,3 +1,5 @@
+import Foundation
+
 /// A store's server notification, verified by the backend that reads it, ready to be recorded once.
 public struct StoreNotification: Sendable {
     /// The store's id of the notification; a repeat of it changes nothing.
@@ -12,11 +14,16 @@ public struct StoreNotification: Sendable {
     /// The transaction the notification is about: a refund arrives as its cancellation date, a renewal as
     /// its next period.
     public let transactions: [PurchaseTransaction]
+    /// Set when the notification asks what was delivered of its transaction because the customer asked for a
+    /// refund (the App Store's CONSUMPTION_REQUEST): when the store asked. The request is recorded with the
+    /// notification and answered by ``VerificationService``'s consumption responder.
+    public let consumptionRequestedAt: Date?
 
     public init(
         uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, bundleId: String?,
-        transactions: [PurchaseTransaction]
+        transactions: [PurchaseTransaction], consumptionRequestedAt: Date? = nil
     ) {
+        self.consumptionRequestedAt = consumptionRequestedAt
         self.uuid = uuid
         self.environment = environment
         self.type = type

@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCore
+import PurchaseLedger
 
 /// A way to check purchase credentials with a store: the App Store's verifyReceipt, a receipt checked
 /// here, StoreKit 2 signed transactions, and the next ones. Backends are what a store module adds; they
@@ -27,6 +28,15 @@ public protocol VerificationBackend: Sendable {
     /// route would receive it, for a backfill to record through the same path; nil when this backend cannot
     /// list them. Throws like `verify` when the store cannot answer now. Defaults to nil.
     func notificationHistory(from start: Date, to end: Date, context: RequestContext) throws -> [[UInt8]]?
+    /// Whether this backend answers its store's consumption requests (``answer(_:facts:context:)``).
+    /// Defaults to false.
+    var answersConsumptionRequests: Bool { get }
+    /// Answers `request` with `facts` as the store asks (the operator's consent and refund policy applied),
+    /// or settles it unanswered; nil when the request is not this backend's store's. Throws when the store
+    /// cannot take the answer now (a ``GatewayError`` with `Retry-After` says when to try again); the
+    /// request is then tried again later. Runs on the consumption responder's thread, never a request's.
+    func answer(_ request: ConsumptionRequest, facts: DeliveryFacts, context: RequestContext) throws
+        -> ConsumptionReply?
     /// The most recent failure to reach the store, with its time, for `/v1/status`. Defaults to nil.
     var lastUpstreamError: String? { get }
 }
@@ -39,6 +49,12 @@ extension VerificationBackend {
 
     public func notification(_ body: [UInt8], context: RequestContext) throws -> StoreNotification? { nil }
     public func notificationHistory(from start: Date, to end: Date, context: RequestContext) throws -> [[UInt8]]? {
+        nil
+    }
+    public var answersConsumptionRequests: Bool { false }
+    public func answer(_ request: ConsumptionRequest, facts: DeliveryFacts, context: RequestContext) throws
+        -> ConsumptionReply?
+    {
         nil
     }
     public var lastUpstreamError: String? { nil }

@@ -50,12 +50,22 @@ extension VerificationService {
         let rows = EntitlementRules.ledgerTransactions(
             notification.transactions, environment: notification.environment, bundleId: notification.bundleId ?? "",
             catalog: catalog)
+        let consumptionRequest = notification.consumptionRequestedAt.flatMap { asked in
+            notification.transactions.first.map { transaction in
+                ConsumptionRequest(
+                    notificationUUID: notification.uuid, environment: notification.environment,
+                    transactionId: transaction.transactionId, originalTransactionId: transaction.originalTransactionId,
+                    productId: transaction.productId, requestedAt: asked)
+            }
+        }
         let record = LedgerNotification(
             uuid: notification.uuid, environment: notification.environment, type: notification.type,
             subtype: notification.subtype, reinstates: notification.reinstates,
-            batch: LedgerBatch(transactions: rows, source: .notification, requestId: context.requestId))
+            batch: LedgerBatch(transactions: rows, source: .notification, requestId: context.requestId),
+            consumptionRequest: consumptionRequest)
         do {
             let outcome: NotificationOutcome = try ledger.recordNotification(record) ? .recorded : .duplicate
+            if outcome == .recorded, consumptionRequest != nil { consumptionResponder?.wake() }
             context.logger.info(
                 "notification \(outcome.rawValue)",
                 metadata: [

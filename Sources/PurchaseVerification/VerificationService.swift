@@ -2,6 +2,7 @@ import Foundation
 import GatewayCore
 import ProductCatalog
 import PurchaseLedger
+import Synchronization
 
 /// The one way handlers verify purchases: asks the load's store backends about a credential, records what
 /// they vouch for in the ledger, and decides what it entitles (DESIGN: the seam). Built once per load from
@@ -14,6 +15,8 @@ public final class VerificationService: Sendable {
     let ledger: any PurchaseLedger
     /// What this service committed, so an answer that brings nothing new costs no write.
     let committed = CommittedTransactions()
+    /// Answers consumption requests once started (``startAnsweringConsumptionRequests(runtime:)``).
+    let responder = Mutex<ConsumptionResponder?>(nil)
 
     init(backends: [any VerificationBackend], tokens: DownloadTokens?, catalog: Catalog, ledger: any PurchaseLedger) {
         self.backends = backends

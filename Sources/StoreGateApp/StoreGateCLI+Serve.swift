@@ -1,6 +1,7 @@
 import FastCGIFront
 import Foundation
 import GatewayCore
+import PurchaseVerification
 
 extension StoreGateCLI {
     /// Signals the serving process owns; blocked in every thread and taken by `sigwait` on the main one,
@@ -30,6 +31,7 @@ extension StoreGateCLI {
             )
             server = FastCGIServer(socket: socket, application: application, runtime: runtime)
             try server.start()
+            application.verificationService?.startAnsweringConsumptionRequests(runtime: runtime)
         } catch let problems as ConfigProblems {
             for problem in problems.problems { logger.critical("config problem: \(problem)") }
             return 1
@@ -46,6 +48,7 @@ extension StoreGateCLI {
                 reload(server, configFile: configFile, runtime: runtime)
             case SIGTERM, SIGINT:
                 logger.info("stopping: finishing requests in flight", metadata: ["signal": "\(received)"])
+                server.application.verificationService?.stopAnsweringConsumptionRequests()
                 let grace = server.application.server.shutdownGrace
                 if server.stop(grace: grace) {
                     logger.info("stopped")
@@ -62,7 +65,9 @@ extension StoreGateCLI {
     private func reload(_ server: FastCGIServer, configFile: String, runtime: GatewayRuntime) {
         do {
             let application = try load(configFile, runtime: runtime)
+            server.application.verificationService?.stopAnsweringConsumptionRequests()
             server.reload(application)
+            application.verificationService?.startAnsweringConsumptionRequests(runtime: runtime)
             logControl.level = application.log.level
             warnUnused(application)
             logger.info("reloaded", metadata: ["config": "\(configFile)"])

@@ -1,0 +1,55 @@
+import AppStoreServerAPI
+import Foundation
+import GatewayCore
+import PurchaseLedger
+import PurchaseVerification
+import Testing
+
+@testable import AppStoreReceipts
+
+/// `apple.consumption`: the answer built from delivery facts under each refund preference.
+@Suite struct ConsumptionPolicyTests {
+    static func policy(_ yaml: String) throws -> (ConsumptionPolicy?, [String]) {
+        let reader = ConfigReader(
+            document: try ConfigValue.parse(yaml: yaml, source: "test"), baseDirectory: "/tmp", environment: [:])
+        let policy = ConsumptionPolicy(reader.scoped("apple"))
+        return (policy, reader.problems.map { "\($0)" })
+    }
+
+    static let grant = Delivery(
+        environment: "Production", productId: "issue", originalTransactionId: "1", contentSHA256: "", requestId: "r")
+    static let read = DeliveryFacts(productId: "issue", hasContent: true, offersSample: true, grants: [grant])
+    static let unread = DeliveryFacts(productId: "issue", hasContent: true, offersSample: false, grants: [])
+    static let tip = DeliveryFacts(productId: "tip", hasContent: false, offersSample: false, grants: [])
+
+    @Test func eachPreferenceDecidesFromWhatWasDelivered() throws {
+        let expected: [(String, ServerAPIConsumption.RefundPreference?, ServerAPIConsumption.RefundPreference?)] = [
+            ("none", nil, nil), ("decline-when-delivered", .decline, nil), ("grant-when-undelivered", nil, .grantFull),
+            ("by-delivery", .decline, .grantFull),
+        ]
+        for (name, whenRead, whenUnread) in expected {
+            let policy = try #require(
+                try Self.policy("apple:\n  consumption: {customer_consented: true, refund_preference: \(name)}").0)
+            #expect(policy.information(for: Self.read).refundPreference == whenRead, "\(name)")
+            #expect(policy.information(for: Self.unread).refundPreference == whenUnread, "\(name)")
+        }
+        let policy = try #require(try Self.policy("apple:\n  consumption: {customer_consented: true}").0)
+        #expect(
+            policy.information(for: Self.read)
+                == ServerAPIConsumption(
+                    customerConsented: true, sampleContentProvided: true, deliveryStatus: .delivered,
+                    consumptionPercentage: 100_000))
+        #expect(policy.information(for: Self.unread).deliveryStatus == .undeliveredOther)
+        #expect(policy.information(for: Self.unread).consumptionPercentage == 0)
+        // A product without content was delivered by its entitlement; there is no share to measure.
+        #expect(policy.information(for: Self.tip).deliveryStatus == .delivered)
+        #expect(policy.information(for: Self.tip).consumptionPercentage == nil)
+    }
+
+    @Test func withoutTheSectionNothingIsAnsweredAndAWrongPreferenceIsReported() throws {
+        #expect(try Self.policy("apple:\n  bundle_ids: [a]").0 == nil)
+        let (policy, problems) = try Self.policy("apple:\n  consumption: {refund_preference: always}")
+        #expect(policy?.customerConsented == false)
+        #expect(problems.contains { $0.contains("apple.consumption.refund_preference") })
+    }
+}

@@ -1,0 +1,113 @@
+import Crypto
+import Foundation
+import PurchaseLedger
+import Testing
+
+extension EndToEnd {
+    /// CONSUMPTION_REQUEST notifications through nginx, answered by the gateway with Send Consumption
+    /// Information built from its own delivery records, sent to the stand-in's Server API (JWT checked).
+    @Suite struct ConsumptionRequests {
+        static func gateway(consented: Bool) throws -> VerifyDeployment {
+            var apple = VerifyDeployment.trustingTestChain
+            apple["consumption"] = "{customer_consented: \(consented), refund_preference: by-delivery}"
+            return try VerifyDeployment(apple: apple, delivery: "stream", serverAPIKey: P256.Signing.PrivateKey())
+        }
+
+        /// The consumption answers the stand-in received, by transaction id, waiting (bounded) for `count`.
+        static func answers(_ gateway: VerifyDeployment, count: Int) throws -> [String: [String: Any]] {
+            var answers: [String: [String: Any]] = [:]
+            _ = ManagedProcess.poll(for: .seconds(20)) {
+                let calls = (try? gateway.appStore.apiCalls()) ?? []
+                answers = [:]
+                for call in calls where call["method"] as? String == "PUT" {
+                    guard let path = call["path"] as? String, let body = call["body"] as? String,
+                        let fields = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+                    else { continue }
+                    answers[String(path.split(separator: "/").last ?? ""), default: [:]] = fields
+                }
+                return answers.count >= count
+            }
+            return answers
+        }
+
+        @Test func eachRequestIsAnsweredOnceWithWhatTheLedgerSaysWasDelivered() throws {
+            let gateway = try Self.gateway(consented: true)
+            defer { gateway.stop() }
+            let (read, unread) = ("730001", "730002")
+            try gateway.appStore.addAPI(
+                [read, unread].map {
+                    ServerAPIRoutes.purchase(SampleContent.issueId, $0, customer: "reader", environment: "Sandbox")
+                })
+            let readJWS = try SignedTransactions.signed(SampleContent.issueId, read)
+            let verified = try gateway.deployment.request(
+                "/v1/verify", method: "POST", body: SignedTransactions.body([readJWS]))
+            let token = try #require(verified.downloadToken(for: SampleContent.issueId))
+            #expect(try gateway.download(SampleContent.issueId, token: token).status == 200)
+            let unreadJWS = try SignedTransactions.signed(SampleContent.issueId, unread)
+            #expect(
+                try gateway.deployment.request(
+                    "/v1/verify", method: "POST", body: SignedTransactions.body([unreadJWS])
+                ).status == 200)
+
+            let uuid = "consume-\(read)"
+            let asked = try Notifications.post("CONSUMPTION_REQUEST", transaction: readJWS, uuid: uuid, to: gateway)
+            #expect(asked.status == 200, "\(asked.text)")
+            #expect(
+                try Notifications.post("CONSUMPTION_REQUEST", transaction: unreadJWS, to: gateway).status == 200)
+            // Apple sends the first again: a duplicate, answered no second time.
+            #expect(
+                try Notifications.post("CONSUMPTION_REQUEST", transaction: readJWS, uuid: uuid, to: gateway)
+                    .json["status"] as? String == "duplicate")
+            let answers = try Self.answers(gateway, count: 2)
+            #expect(
+                answers[read] as NSDictionary?
+                    == [
+                        "customerConsented": true, "sampleContentProvided": false, "deliveryStatus": "DELIVERED",
+                        "consumptionPercentage": 100_000, "refundPreference": "DECLINE",
+                    ] as NSDictionary)
+            #expect(
+                answers[unread] as NSDictionary?
+                    == [
+                        "customerConsented": true, "sampleContentProvided": false,
+                        "deliveryStatus": "UNDELIVERED_OTHER", "consumptionPercentage": 0,
+                        "refundPreference": "GRANT_FULL",
+                    ] as NSDictionary)
+            let puts = try gateway.appStore.apiCalls().filter { $0["method"] as? String == "PUT" }
+            #expect(
+                puts.compactMap { $0["path"] as? String }.sorted() == [
+                    "/sandbox/inApps/v2/transactions/consumption/\(read)",
+                    "/sandbox/inApps/v2/transactions/consumption/\(unread)",
+                ])
+            #expect(puts.allSatisfy { $0["authorized"] as? Bool == true })
+            // Settled in the ledger, with the body sent, once each.
+            var stored: [StoredConsumptionRequest] = []
+            _ = ManagedProcess.poll(for: .seconds(10)) {
+                stored =
+                    (try? SQLiteLedger(path: gateway.ledgerPath).consumptionRequests(
+                        environment: "Sandbox", originalTransactionId: read)) ?? []
+                return stored.first?.state == .answered
+            }
+            #expect(stored.map(\.state) == [.answered])
+            #expect(stored.first?.answer?.contains(#""refundPreference":"DECLINE""#) == true)
+            #expect(stored.first?.request.attempts == 1)
+            #expect(gateway.logs.contains("consumption request answered"))
+        }
+
+        @Test func withoutTheCustomersConsentNothingIsSent() throws {
+            let gateway = try Self.gateway(consented: false)
+            defer { gateway.stop() }
+            let jws = try SignedTransactions.signed(SampleContent.issueId, "730003")
+            #expect(
+                try gateway.deployment.request(
+                    "/v1/verify", method: "POST", body: SignedTransactions.body([jws])
+                ).status == 200)
+            #expect(try Notifications.post("CONSUMPTION_REQUEST", transaction: jws, to: gateway).status == 200)
+            let settled = ManagedProcess.poll(for: .seconds(20)) {
+                gateway.logs.contains("consumption request not answered")
+            }
+            #expect(settled)
+            #expect(gateway.logs.contains("customer_consented"))
+            #expect(try gateway.appStore.apiCalls().filter { $0["method"] as? String == "PUT" }.isEmpty)
+        }
+    }
+}
