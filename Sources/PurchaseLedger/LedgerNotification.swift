@@ -28,7 +28,10 @@ public struct LedgerNotification: Sendable {
 
     /// The row of the `notifications` table, in `LedgerTable.notifications` column order.
     func row(receivedMilliseconds: Int64) -> [String?] {
-        [uuid, environment, type, subtype, String(receivedMilliseconds), batch.requestId]
+        [
+            uuid, environment, type, subtype, String(receivedMilliseconds), batch.requestId,
+            consumptionRequest?.originalTransactionId ?? batch.transactions.first?.originalTransactionId,
+        ]
     }
 
     /// The statement recording its consumption request, if it asks one.

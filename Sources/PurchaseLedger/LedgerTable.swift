@@ -26,7 +26,10 @@ public enum LedgerTable: String, Sendable, CaseIterable {
                 "delivered_ms",
             ]
         case .notifications:
-            return ["notification_uuid", "environment", "notification_type", "subtype", "received_ms", "request_id"]
+            return [
+                "notification_uuid", "environment", "notification_type", "subtype", "received_ms", "request_id",
+                "original_transaction_id",
+            ]
         case .consumptionRequests:
             return [
                 "notification_uuid", "environment", "transaction_id", "original_transaction_id", "product_id",

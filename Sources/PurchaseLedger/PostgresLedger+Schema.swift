@@ -43,6 +43,7 @@ extension PostgresLedger {
             """
         ),
         (4, ConsumptionRequestTable.schema(integer: "BIGINT")),
+        (5, PurchaseHistoryQueries.notificationsByPurchase),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

@@ -47,6 +47,18 @@ public protocol PurchaseLedger: Sendable {
     func consumptionRequests(environment: String, originalTransactionId: String) throws(LedgerError)
         -> [StoredConsumptionRequest]
 
+    /// The purchases transaction `transactionId` was recorded under (one per environment holding it); an
+    /// original transaction id finds its own.
+    func originals(of transactionId: String) throws(LedgerError) -> [LedgerOriginal]
+
+    /// The transactions recorded for one original transaction, oldest purchase first.
+    func transactions(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [StoredTransaction]
+
+    /// The notifications recorded about one original transaction, oldest first.
+    func notifications(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [StoredNotification]
+
     /// How many purchases and transactions are recorded (for operators and fault tests).
     func counts() throws(LedgerError) -> LedgerCounts
 

@@ -48,14 +48,8 @@ extension SQLiteLedger {
     public func consumptionRequests(environment: String, originalTransactionId: String) throws(LedgerError)
         -> [StoredConsumptionRequest]
     {
-        try guarded {
-            try pool.read { db in
-                try Row.fetchAll(
-                    db, sql: ConsumptionRequestTable.byOriginal { "?\($0)" },
-                    arguments: [environment, originalTransactionId]
-                ).compactMap { ConsumptionRequestTable.stored(Self.texts($0)) }
-            }
-        }
+        try texts(ConsumptionRequestTable.byOriginal { "?\($0)" }, [environment, originalTransactionId])
+            .compactMap(ConsumptionRequestTable.stored)
     }
 
     /// A row whose columns were all selected as text.

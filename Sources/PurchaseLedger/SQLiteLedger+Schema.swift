@@ -81,6 +81,9 @@ extension SQLiteLedger {
         migrator.registerMigration("v4 consumption requests") { db in
             try db.execute(sql: ConsumptionRequestTable.schema(integer: "INTEGER"))
         }
+        migrator.registerMigration("v5 notifications by purchase") { db in
+            try db.execute(sql: PurchaseHistoryQueries.notificationsByPurchase)
+        }
         return migrator
     }
 }

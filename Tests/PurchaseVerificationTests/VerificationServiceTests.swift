@@ -247,6 +247,22 @@ private final class WriteCountingLedger: PurchaseLedger {
         try base.consumptionRequests(environment: environment, originalTransactionId: originalTransactionId)
     }
 
+    func originals(of transactionId: String) throws(LedgerError) -> [LedgerOriginal] {
+        try base.originals(of: transactionId)
+    }
+
+    func transactions(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [StoredTransaction]
+    {
+        try base.transactions(environment: environment, originalTransactionId: originalTransactionId)
+    }
+
+    func notifications(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [StoredNotification]
+    {
+        try base.notifications(environment: environment, originalTransactionId: originalTransactionId)
+    }
+
     func counts() throws(LedgerError) -> LedgerCounts { try base.counts() }
 
     func checkHealth() throws(LedgerError) { try base.checkHealth() }

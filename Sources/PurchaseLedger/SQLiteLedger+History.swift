@@ -1,0 +1,33 @@
+import GRDB
+
+extension SQLiteLedger {
+    public func originals(of transactionId: String) throws(LedgerError) -> [LedgerOriginal] {
+        try texts(PurchaseHistoryQueries.originals { "?\($0)" }, [transactionId]).compactMap(
+            PurchaseHistoryQueries.original)
+    }
+
+    public func transactions(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [StoredTransaction]
+    {
+        try texts(PurchaseHistoryQueries.transactions { "?\($0)" }, [environment, originalTransactionId])
+            .compactMap(PurchaseHistoryQueries.transaction)
+    }
+
+    public func notifications(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [StoredNotification]
+    {
+        try texts(PurchaseHistoryQueries.notifications { "?\($0)" }, [environment, originalTransactionId])
+            .compactMap(PurchaseHistoryQueries.notification)
+    }
+
+    /// The rows of `sql`, every column as text.
+    func texts(_ sql: String, _ arguments: [String]) throws(LedgerError) -> [[String?]] {
+        try guarded {
+            try pool.read { db in
+                try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+                    (0..<row.count).map { row[$0] }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import PurchaseLedger
+import Testing
+
+/// Support lookups in every ledger: a transaction id finds its purchase in each environment, and a purchase's
+/// history holds its transactions, grants, notifications and consumption requests.
+@Suite struct PurchaseHistoryConformance {
+    @Test(arguments: LedgerUnderTest.all)
+    func aTransactionIdFindsItsPurchaseAndItsWholeHistory(_ subject: LedgerUnderTest) throws {
+        let (ledger, _) = try subject.open()
+        _ = try ledger.record(Sample.batch([Sample.nonConsumable("50", original: "50")]))
+        _ = try ledger.record(Sample.batch([Sample.nonConsumable("51", original: "50")], source: .restoreSync))
+        _ = try ledger.record(Sample.batch([Sample.nonConsumable("51", original: "51", environment: "Sandbox")]))
+        try ledger.recordDelivery(
+            Delivery(
+                environment: "Production", productId: "com.example.issue50", originalTransactionId: "50",
+                contentSHA256: String(repeating: "a", count: 64), requestId: "r-download"))
+        #expect(try ledger.recordNotification(ConsumptionRequestConformance.asking("n-ask", original: "50")))
+        var refunded = Sample.nonConsumable("50", original: "50")
+        refunded.cancellationDate = Date()
+        #expect(try ledger.recordNotification(Sample.notification("n-refund", type: "REFUND", [refunded])))
+
+        #expect(
+            try ledger.originals(of: "51")
+                == [
+                    LedgerOriginal(environment: "Production", originalTransactionId: "50"),
+                    LedgerOriginal(environment: "Sandbox", originalTransactionId: "51"),
+                ])
+        let production = LedgerOriginal(environment: "Production", originalTransactionId: "50")
+        #expect(try ledger.originals(of: "50") == [production])
+        #expect(try ledger.originals(of: "99").isEmpty)
+        let history = try ledger.history(of: production)
+        #expect(history.purchases.count == 1)
+        #expect(history.purchases.first?.cancellationDate != nil)
+        #expect(Set(history.transactions.map(\.transactionId)) == ["50", "51"])
+        #expect(history.transactions.first { $0.transactionId == "51" }?.source == .restoreSync)
+        #expect(history.deliveries.map(\.requestId) == ["r-download"])
+        #expect(Set(history.notifications.map(\.type)) == ["CONSUMPTION_REQUEST", "REFUND"])
+        #expect(history.consumptionRequests.map(\.request.notificationUUID) == ["n-ask"])
+        let sandbox = try ledger.history(of: LedgerOriginal(environment: "Sandbox", originalTransactionId: "51"))
+        #expect(sandbox.deliveries.isEmpty && sandbox.notifications.isEmpty)
+    }
+}
