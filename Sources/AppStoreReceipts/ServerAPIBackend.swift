@@ -120,13 +120,20 @@ struct ServerAPIBackend: VerificationBackend {
         } catch {
             throw error.gatewayError(logger: context.logger)
         }
-        guard let first = history.first, let bundleId = first.payload.bundleId else { throw .transactionNotFound }
-        let transactions = history.compactMap { signed in
+        return try Self.purchases(from: history, context: context)
+    }
+
+    /// Apple's verified transactions as purchases; 422 `transaction_not_found` for none.
+    static func purchases(from signed: [ServerAPISigned], context: RequestContext) throws(GatewayError)
+        -> StorePurchases
+    {
+        guard let first = signed.first, let bundleId = first.payload.bundleId else { throw .transactionNotFound }
+        let transactions = signed.compactMap { signed in
             (try? JSONValue.decoded(signed.payload.json)).flatMap(PurchaseTransaction.init(signedPayload:))
         }
         // Apple signed a transaction without an id or product: record none of the history rather than part.
-        guard transactions.count == history.count else {
-            context.logger.error("a signed transaction in Apple's history lacks transactionId or productId")
+        guard transactions.count == signed.count else {
+            context.logger.error("a signed transaction in Apple's answer lacks transactionId or productId")
             throw .upstreamUnavailable(retryAfterSeconds: UpstreamFailure.retryAfterSeconds)
         }
         return StorePurchases(

@@ -37,6 +37,9 @@ public protocol VerificationBackend: Sendable {
     /// request is then tried again later. Runs on the consumption responder's thread, never a request's.
     func answer(_ request: ConsumptionRequest, facts: DeliveryFacts, context: RequestContext) throws
         -> ConsumptionReply?
+    /// The store's current transactions for a support lookup (an order's, or the history of a transaction's
+    /// customer), verified; nil when this backend cannot ask. Defaults to nil.
+    func storeView(of query: SupportQuery, context: RequestContext) throws -> StorePurchases?
     /// The most recent failure to reach the store, with its time, for `/v1/status`. Defaults to nil.
     var lastUpstreamError: String? { get }
 }
@@ -57,5 +60,6 @@ extension VerificationBackend {
     {
         nil
     }
+    public func storeView(of query: SupportQuery, context: RequestContext) throws -> StorePurchases? { nil }
     public var lastUpstreamError: String? { nil }
 }

@@ -5,7 +5,7 @@ import GatewayCore
 import Logging
 
 /// The `storegate` command line (``StoreGateCommand``): `serve`, `check-config`, `ledger copy`,
-/// `notifications backfill`, `version`,
+/// `notifications backfill`, `lookup`, `version`,
 /// and plain CGI when run by a web server.
 public struct StoreGateCLI: Sendable {
     let registry: HandlerRegistry

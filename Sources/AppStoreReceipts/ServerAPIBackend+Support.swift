@@ -1,0 +1,22 @@
+import AppStoreServerAPI
+import GatewayCore
+@_spi(VerifierBackends) import PurchaseVerification
+
+extension ServerAPIBackend {
+    /// Apple's current view for support: Look Up Order ID for an order, the customer's transaction history
+    /// for a transaction (asked afresh, not from the cache).
+    func storeView(of query: SupportQuery, context: RequestContext) throws -> StorePurchases? {
+        let signed: [ServerAPISigned]
+        do {
+            switch query {
+            case .orderId(let id):
+                signed = try client.lookUpOrder(id, deadline: context.deadline, logger: context.logger)
+            case .transactionId(let id):
+                signed = try client.transactionHistory(id, deadline: context.deadline, logger: context.logger)
+            }
+        } catch {
+            throw error.gatewayError(logger: context.logger)
+        }
+        return try Self.purchases(from: signed, context: context)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import PurchaseLedger
+
+extension PurchaseHistory {
+    /// The product the purchase is for (its newest period's).
+    public var productId: String? { purchases.first?.productId ?? transactions.first?.productId }
+
+    /// Every recorded moment of the purchase, oldest first: bought, recorded (by which route and request),
+    /// downloaded, notified, refund requested and what was answered, refunded.
+    public var timeline: [TimelineEvent] {
+        var events: [TimelineEvent] = []
+        for transaction in transactions {
+            if let bought = transaction.purchaseDate {
+                events.append(.init(at: bought, kind: .bought, detail: "transaction \(transaction.transactionId)"))
+            }
+            events.append(
+                .init(
+                    at: transaction.firstSeen, kind: .recorded,
+                    detail:
+                        "transaction \(transaction.transactionId) by \(transaction.source.rawValue), request \(transaction.requestId)"
+                ))
+        }
+        for delivery in deliveries {
+            events.append(
+                .init(
+                    at: delivery.deliveredAt, kind: .downloaded,
+                    detail:
+                        "\(delivery.productId), content sha256 \(delivery.contentSHA256.prefix(12))…, request \(delivery.requestId)"
+                ))
+        }
+        let asked = Set(consumptionRequests.map(\.request.notificationUUID))
+        for notification in notifications {
+            let type = [notification.type, notification.subtype].compactMap { $0 }.joined(separator: "/")
+            events.append(
+                .init(
+                    at: notification.received, kind: asked.contains(notification.uuid) ? .refundRequested : .notified,
+                    detail: "\(type) \(notification.uuid), request \(notification.requestId)"))
+        }
+        for request in consumptionRequests {
+            guard let settled = request.settledAt else { continue }
+            let detail =
+                request.answer.map { "sent \($0) (\(request.outcome ?? ""))" }
+                ?? "not answered: \(request.outcome ?? "")"
+            events.append(.init(at: settled, kind: .refundAnswered, detail: detail))
+        }
+        for purchase in purchases {
+            if let cancelled = purchase.cancellationDate {
+                events.append(.init(at: cancelled, kind: .refunded, detail: purchase.productId))
+            }
+        }
+        return events.sorted { ($0.at, $0.kind.rawValue) < ($1.at, $1.kind.rawValue) }
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+
+/// One moment in a purchase's life as the ledger tells it, for support.
+public struct TimelineEvent: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        case bought, recorded, downloaded, notified
+        case refundRequested = "refund requested"
+        case refundAnswered = "refund answer"
+        case refunded
+    }
+
+    public let at: Date
+    public let kind: Kind
+    public let detail: String
+}

@@ -1,0 +1,60 @@
+import Foundation
+import GatewayCore
+import PurchaseVerification
+
+extension StoreGateCLI {
+    /// `storegate notifications backfill`: the store's notifications of a period recorded with the config's
+    /// verification service and ledger, as the notification route records them. Exit 1 when the store or
+    /// the ledger failed (run it again) or a notification was refused.
+    func backfillNotifications(configFile: String, from start: Date, to end: Date) -> Int32 {
+        let command = "notifications backfill"
+        guard let (service, context) = verificationService(configFile, command: command) else { return 1 }
+        do {
+            let result = try service.backfillNotifications(from: start, to: end, context: context)
+            print(
+                "\(result.listed) notifications sent from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601)): "
+                    + "\(result.recorded) recorded, \(result.duplicates) already recorded, \(result.refused) refused")
+            return result.refused == 0 ? 0 : 1
+        } catch {
+            return failed(command, "\(error)")
+        }
+    }
+
+    /// `storegate lookup`: the ledger's story of the purchases `query` names, and the store's current view.
+    func lookUp(_ query: SupportQuery, configFile: String, json: Bool) -> Int32 {
+        guard let (service, context) = verificationService(configFile, command: "lookup") else { return 1 }
+        do {
+            let lookup = try service.lookUp(query, context: context)
+            print(json ? LookupReport.json(lookup) : LookupReport.text(lookup))
+            return 0
+        } catch {
+            return failed("lookup", "\(error)")
+        }
+    }
+
+    /// The verification service of `configFile`'s load and a context for one command's work, or nil after
+    /// saying why there is none.
+    private func verificationService(_ configFile: String, command: String) -> (VerificationService, RequestContext)? {
+        let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
+        let application: GatewayApplication
+        do {
+            application = try load(configFile, runtime: runtime)
+        } catch {
+            for problem in error.problems { print(problem) }
+            return nil
+        }
+        logControl.level = application.log.level
+        guard let service = application.verificationService else {
+            _ = failed(command, "the config mounts no route that verifies purchases (mount notifications or verify)")
+            return nil
+        }
+        let context = RequestContext(
+            requestId: runtime.requestIds.next(), deadline: .now + .seconds(3_600), logger: logger)
+        return (service, context)
+    }
+
+    private func failed(_ command: String, _ message: String) -> Int32 {
+        FileHandle.standardError.write(Data("storegate \(command): \(message)\n".utf8))
+        return 1
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import PurchaseVerification
+
+extension StoreGateCommand {
+    struct Lookup: StoreGateSubcommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a customer's purchase: the ledger's timeline and Apple's current view.",
+            discussion: """
+                For support mail: the order id is on the customer's receipt email from Apple; a transaction id \
+                (or original transaction id) finds the same. Apple is asked through apple.server_api when set.
+                """)
+
+        @OptionGroup var options: ConfigOption
+        @Option(
+            name: .customLong("order-id"),
+            help: ArgumentHelp("An order id from Apple's receipt email.", valueName: "id"))
+        var orderId: String?
+        @Option(name: .customLong("transaction-id"), help: ArgumentHelp("A transaction id.", valueName: "id"))
+        var transactionId: String?
+        @Flag(help: "JSON instead of text.") var json = false
+
+        func validate() throws {
+            guard (orderId == nil) != (transactionId == nil) else {
+                throw ValidationError("Give --order-id or --transaction-id (one of them).")
+            }
+        }
+
+        func run(in cli: StoreGateCLI) -> Int32 {
+            let query: SupportQuery =
+                if let orderId { .orderId(orderId) } else { .transactionId(transactionId ?? "") }
+            return cli.lookUp(query, configFile: options.config, json: json)
+        }
+    }
+}
