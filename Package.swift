@@ -17,6 +17,7 @@ let handlers: [(name: String, dependencies: [Target.Dependency])] = [
     ("NotificationsHandler", ["GatewayCore", "PurchaseVerification"]),
     ("RestoreSyncHandler", ["GatewayCore", "PurchaseVerification"]),
     ("StatusHandler", ["GatewayCore", "PurchaseVerification"]),
+    ("SupportHandler", ["GatewayCore", "PurchaseVerification"]),
     ("VerifyHandler", ["GatewayCore", "PurchaseVerification"]),
 ]
 let handlerModules = handlers.map(\.name)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The test command: installs the Debian packages the tests drive for real (if missing), starts the
 # machine's PostgreSQL, then runs every test, unit and end-to-end (real nginx, real libfcgi, real SQLite and
-# PostgreSQL, real storegate processes on loopback).
+# PostgreSQL, real storegate processes on loopback, Debian's chromium for the support page).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libfcgi-dev libmimalloc-dev libfcgi-bin libsqlite3-dev libpq-dev postgresql nginx spawn-fcgi pkg-config)
+packages=(libfcgi-dev libmimalloc-dev libfcgi-bin libsqlite3-dev libpq-dev postgresql nginx spawn-fcgi pkg-config chromium python3)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")

@@ -125,6 +125,8 @@ StoreKit 2 (the app sends a transaction id; the gateway asks the App Store Serve
   curl -s http://127.0.0.1:$port/v1/verify -d '{"transaction-id": "5000000000000099"}'        # 422 transaction_not_found
   curl -s http://127.0.0.1:$port/v1/verify -d '{"transaction-id": "5000000000000003"}'        # a sandbox purchase: production 404, then the sandbox
   curl -s http://127.0.0.1:$sim_port/_sim/api/calls                                             # what the stand-in was asked (JWT checked)
+The support desk (open it in a browser on this machine):
+  http://127.0.0.1:$port/v1/support?q=5000000000000001
 The ledger, conditional requests, status and metrics:
   sqlite3 .run/ledger.sqlite 'SELECT environment, product_id, first_source FROM purchases'  # (apt-get install sqlite3)
   curl -si http://127.0.0.1:$port/v1/catalog -H 'If-None-Match: "$(curl -s http://127.0.0.1:$port/v1/catalog | sed 's/.*"version":"\([0-9a-f]*\)".*/\1/')"'

@@ -12,12 +12,13 @@ extension EndToEnd {
                 environment: setup.environment)
         }
 
-        @Test func anOrderIdOrATransactionIdTellsThePurchasesWholeStory() throws {
-            let gateway = try ServerAPIRoutes.gateway()
-            defer { gateway.stop() }
+        /// A Sandbox purchase of the issue, verified by its id, downloaded, then refunded by a notification;
+        /// its transaction id and order id.
+        static func purchasedDownloadedAndRefunded(_ gateway: VerifyDeployment) throws -> (id: String, order: String) {
             let id = ServerAPIRoutes.id()
+            let order = "MQ5\(id.suffix(6))"
             var purchase = ServerAPIRoutes.purchase(SampleContent.issueId, id, customer: "mail", environment: "Sandbox")
-            purchase["order_id"] = "MQ5\(id.suffix(6))"
+            purchase["order_id"] = order
             try gateway.appStore.addAPI([purchase])
             let verified = try gateway.deployment.request(
                 "/v1/verify", method: "POST", body: ServerAPIRoutes.body(id))
@@ -25,6 +26,13 @@ extension EndToEnd {
             #expect(try gateway.download(SampleContent.issueId, token: token).status == 200)
             let refund = try SignedTransactions.signed(SampleContent.issueId, id, revoked: true)
             #expect(try Notifications.post("REFUND", transaction: refund, to: gateway).status == 200)
+            return (id, order)
+        }
+
+        @Test func anOrderIdOrATransactionIdTellsThePurchasesWholeStory() throws {
+            let gateway = try ServerAPIRoutes.gateway()
+            defer { gateway.stop() }
+            let (id, order) = try Self.purchasedDownloadedAndRefunded(gateway)
 
             let text = try Self.lookUp(gateway, ["--transaction-id", id])
             #expect(text.status == 0, "\(text.errors)")
@@ -35,7 +43,7 @@ extension EndToEnd {
             #expect(text.output.contains("by verify"))
             #expect(text.output.contains("Apple now (Sandbox): 1 transaction(s)"))
 
-            let json = try Self.lookUp(gateway, ["--order-id", "MQ5\(id.suffix(6))", "--json"])
+            let json = try Self.lookUp(gateway, ["--order-id", order, "--json"])
             #expect(json.status == 0, "\(json.errors)")
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], "\(json.output)")

@@ -55,6 +55,7 @@ final class VerifyDeployment: @unchecked Sendable {
                 ("/v1/catalog", "catalog"), ("/v1/verify", "verify"), ("/v1/status", "status"),
                 ("/v1/entitlement-echo", "entitlement-echo"), ("/v1/restore-sync", "restore-sync"),
                 ("/v1/download", "download"), ("/v1/notifications/apple", "notifications"), ("/v1/metrics", "metrics"),
+                ("/v1/support", "support"),
             ]
         )
         setup.extra = tokens + (ledgerURL.map { "ledger:\n  url: \"\($0)\"\n" } ?? "")

@@ -41,7 +41,7 @@ struct LoadedGateway {
     @Test func theCompiledInRegistryHasTheShippedHandlers() {
         #expect(
             HandlerRegistry.compiledIn.names == [
-                "catalog", "download", "metrics", "notifications", "restore-sync", "status", "verify",
+                "catalog", "download", "metrics", "notifications", "restore-sync", "status", "support", "verify",
             ])
     }
 

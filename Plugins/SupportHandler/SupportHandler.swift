@@ -1,0 +1,45 @@
+import Foundation
+import GatewayCore
+import PurchaseVerification
+
+/// `GET /support` (mounted by the operator, reachable only from local addresses or behind authentication in
+/// nginx): a read-only page for the people who answer customer mail. A search box takes an order id (from
+/// Apple's receipt email), a transaction id or an original transaction id; the answer shows each purchase it
+/// names with its timeline from the ledger, and Apple's current view when `apple.server_api` is set.
+/// Server-rendered HTML, no scripts, no external assets, every value escaped.
+public struct SupportHandler: GatewayHandler {
+    public static let name = "support"
+
+    private let service: VerificationService
+
+    public init(settings: HandlerSettings) throws {
+        service = try settings.verificationService()
+    }
+
+    public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+        let searched = SupportPage.parameter("q", in: request.query)?.trimmingCharacters(in: .whitespaces) ?? ""
+        let page: SupportPage
+        if searched.isEmpty {
+            page = SupportPage(searched: "")
+        } else if let query = Self.query(searched) {
+            page = SupportPage(searched: searched, lookup: try service.lookUp(query, context: context))
+        } else {
+            page = SupportPage(searched: searched, problem: "Not an order id or a transaction id.")
+        }
+        return GatewayResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+                ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"),
+                ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
+            ],
+            body: Array(page.html.utf8))
+    }
+
+    /// Digits are a transaction id; letters and digits an order id; anything else neither.
+    static func query(_ text: String) -> SupportQuery? {
+        guard (1...64).contains(text.count), text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+        else { return nil }
+        return text.allSatisfy(\.isNumber) ? .transactionId(text) : .orderId(text)
+    }
+}

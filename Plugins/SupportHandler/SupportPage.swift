@@ -1,0 +1,108 @@
+import Foundation
+import PurchaseVerification
+
+/// The support page's HTML: the search box, then each purchase's timeline and Apple's current view.
+struct SupportPage {
+    let searched: String
+    var lookup: SupportLookup?
+    var problem: String?
+
+    init(searched: String, lookup: SupportLookup? = nil, problem: String? = nil) {
+        self.searched = searched
+        self.lookup = lookup
+        self.problem = problem
+    }
+
+    var html: String {
+        var body = """
+            <h1>Customer purchases</h1>
+            <form method="get"><label>Order id, transaction id or original transaction id
+            <input name="q" value="\(Self.escape(searched))" autofocus size="30"></label> <button>Look up</button></form>
+            """
+        if let problem { body += "<p class=\"problem\">\(Self.escape(problem))</p>" }
+        if let lookup { body += results(lookup) }
+        return """
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><title>StoreGate support</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1"><style>\(Self.style)</style></head>
+            <body>\(body)</body></html>
+            """
+    }
+
+    private func results(_ lookup: SupportLookup) -> String {
+        var html = ""
+        if lookup.histories.isEmpty { html += "<p class=\"problem\">The ledger holds no purchase for it.</p>" }
+        for history in lookup.histories {
+            let heading =
+                "\(history.original.environment) · purchase \(history.original.originalTransactionId) · "
+                + (history.productId ?? "unknown product")
+            let link =
+                "?q="
+                + (history.original.originalTransactionId.addingPercentEncoding(
+                    withAllowedCharacters: .alphanumerics) ?? "")
+            html +=
+                "<section class=\"purchase\"><h2><a href=\"\(Self.escape(link))\">\(Self.escape(heading))</a></h2>"
+                + "<ol class=\"timeline\">"
+            for event in history.timeline {
+                html +=
+                    "<li class=\"\(event.kind == .refunded ? "refunded" : "event")\">"
+                    + "<time>\(Self.escape(event.at.formatted(.iso8601)))</time> "
+                    + "<b>\(Self.escape(event.kind.rawValue))</b> <span>\(Self.escape(event.detail))</span></li>"
+            }
+            html += "</ol></section>"
+        }
+        html += "<section class=\"apple\"><h2>Apple now</h2>"
+        if let view = lookup.storeView {
+            html += "<p>\(Self.escape(view.environment)): \(view.transactions.count) transaction(s)</p><table>"
+            html += "<tr><th>transaction</th><th>product</th><th>bought</th><th>expires</th><th>refunded</th></tr>"
+            for transaction in view.transactions {
+                let cells = [
+                    transaction.transactionId, transaction.productId, Self.date(transaction.purchaseDate),
+                    Self.date(transaction.expiresDate), Self.date(transaction.cancellationDate),
+                ]
+                html += "<tr>" + cells.map { "<td>\(Self.escape($0))</td>" }.joined() + "</tr>"
+            }
+            html += "</table>"
+        } else {
+            html += "<p>\(Self.escape(lookup.storeError ?? "Not asked: apple.server_api is not configured."))</p>"
+        }
+        return html + "</section>"
+    }
+
+    private static func date(_ date: Date?) -> String { date?.formatted(.iso8601) ?? "" }
+
+    /// `name`'s value in a query string, percent-decoded (`+` is a space).
+    static func parameter(_ name: String, in query: String) -> String? {
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0] == name else { continue }
+            return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        }
+        return nil
+    }
+
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    private static let style = """
+        body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:62rem;padding:0 1rem;color:#1d1d1f}
+        h1{font-size:1.5rem}h2{font-size:1.1rem;margin-top:2rem}h2 a{color:inherit}input{font:inherit;padding:.3rem}
+        button{font:inherit;padding:.3rem .8rem}.problem{color:#8a4b00}
+        ol.timeline{list-style:none;margin:0;padding:.2rem 0 .2rem 1rem;border-left:6px solid #0a7cff}
+        ol.timeline li{margin:.35rem 0}time{color:#555;font-variant-numeric:tabular-nums;margin-right:.5rem}
+        li.refunded b{color:#b00020}table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left}
+        th{border-bottom:1px solid #ccc}
+        """
+}
