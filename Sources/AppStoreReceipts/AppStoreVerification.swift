@@ -45,6 +45,7 @@ public enum AppStoreVerification: VerifierProvider {
         }
         return ServerAPIBackend(
             client: ServerAPIClient(settings: api, verifier: verifier, metricsFactory: metricsFactory),
-            settings: apple, consumption: ConsumptionPolicy(section), metricsFactory: metricsFactory)
+            settings: apple, consumption: ConsumptionPolicy(section), backfillsAtStart: api.backfillOnStart,
+            metricsFactory: metricsFactory)
     }
 }

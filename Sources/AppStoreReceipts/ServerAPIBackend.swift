@@ -21,16 +21,19 @@ struct ServerAPIBackend: VerificationBackend {
     let settings: AppStoreSettings
     /// How CONSUMPTION_REQUEST notifications are answered; nil leaves them pending.
     let consumption: ConsumptionPolicy?
+    /// `apple.server_api.backfill_on_start`.
+    let backfillsNotificationsAtStart: Bool
     private let cache: Cache
     private let cacheLookups: CacheLookupCounters
 
     init(
         client: ServerAPIClient, settings: AppStoreSettings, consumption: ConsumptionPolicy? = nil,
-        metricsFactory: any MetricsFactory
+        backfillsAtStart: Bool = false, metricsFactory: any MetricsFactory
     ) {
         self.client = client
         self.settings = settings
         self.consumption = consumption
+        backfillsNotificationsAtStart = backfillsAtStart
         cache = Cache(
             ttl: settings.cacheTTL, maxBytes: settings.cacheMaxBytes,
             unfinished: .upstreamUnavailable(retryAfterSeconds: UpstreamFailure.retryAfterSeconds))

@@ -21,6 +21,9 @@ public struct ServerAPISettings: Sendable {
     public var callsPerHour: Int
     /// Pages read at most for one history (`max_pages`), so a lying upstream cannot page forever.
     public var maxPages: Int
+    /// A gateway starting reads Apple's notification history since the ledger's last notification
+    /// (`backfill_on_start`, off by default).
+    public var backfillOnStart: Bool
 
     /// Reads `apple.server_api`; nil (and nothing reported) when the section is absent, nil with problems
     /// reported when it is wrong. The key comes from `key_file`, or as PEM text from `key` (in practice
@@ -34,6 +37,7 @@ public struct ServerAPISettings: Sendable {
         maxAttempts = api.int("max_attempts", default: 3, in: 1...10)
         callsPerHour = api.int("calls_per_hour", default: 3_000, in: 1...1_000_000)
         maxPages = api.int("max_pages", default: 200, in: 1...10_000)
+        backfillOnStart = api.bool("backfill_on_start", default: false)
         self.acceptSandbox = acceptSandbox
         let issuerId = api.requiredString("issuer_id", why: "is required: the issuer id from App Store Connect")
         let keyId = api.requiredString("key_id", why: "is required: the in-app purchase key's id")

@@ -3,6 +3,7 @@
 public enum LedgerTable: String, Sendable, CaseIterable {
     case purchases, transactions, deliveries, notifications
     case consumptionRequests = "consumption_requests"
+    case backfills
 
     /// Every column, primary key first.
     var columns: [String] {
@@ -35,6 +36,11 @@ public enum LedgerTable: String, Sendable, CaseIterable {
                 "notification_uuid", "environment", "transaction_id", "original_transaction_id", "product_id",
                 "requested_ms", "state", "attempts", "next_attempt_ms", "claimed_until_ms", "settled_ms", "answer",
                 "outcome",
+            ]
+        case .backfills:
+            return [
+                "backfill_id", "trigger", "from_ms", "to_ms", "listed", "recorded", "duplicates", "refused",
+                "finished_ms",
             ]
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension PostgresLedger {
     public func originals(of transactionId: String) throws(LedgerError) -> [LedgerOriginal] {
         try texts(PurchaseHistoryQueries.originals { "$\($0)" }, [transactionId]).compactMap(
@@ -18,7 +20,17 @@ extension PostgresLedger {
             .compactMap(PurchaseHistoryQueries.notification)
     }
 
-    private func texts(_ sql: String, _ parameters: [String?]) throws(LedgerError) -> [[String?]] {
+    func texts(_ sql: String, _ parameters: [String?]) throws(LedgerError) -> [[String?]] {
         try pool.withConnection { connection throws(LedgerError) in try connection.execute(sql, parameters) }
+    }
+}
+
+extension PostgresLedger {
+    public func recordBackfill(_ run: BackfillRun) throws(LedgerError) {
+        _ = try texts(LedgerTable.backfills.insertStatement { "$\($0)" }, run.row())
+    }
+
+    public func notificationsRecordedUntil() throws(LedgerError) -> Date? {
+        BackfillTable.date(try texts(BackfillTable.anchor, []))
     }
 }

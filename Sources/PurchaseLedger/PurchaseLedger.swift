@@ -59,6 +59,13 @@ public protocol PurchaseLedger: Sendable {
     func notifications(environment: String, originalTransactionId: String) throws(LedgerError)
         -> [StoredNotification]
 
+    /// Records a completed notification backfill.
+    func recordBackfill(_ run: BackfillRun) throws(LedgerError)
+
+    /// The newest moment the ledger has the store's notifications up to: the last one received, or the end
+    /// of the last backfill; nil for a ledger with neither.
+    func notificationsRecordedUntil() throws(LedgerError) -> Date?
+
     /// How many purchases and transactions are recorded (for operators and fault tests).
     func counts() throws(LedgerError) -> LedgerCounts
 

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension SQLiteLedger {
@@ -29,5 +30,20 @@ extension SQLiteLedger {
                 }
             }
         }
+    }
+}
+
+extension SQLiteLedger {
+    public func recordBackfill(_ run: BackfillRun) throws(LedgerError) {
+        try guarded {
+            try pool.write { db in
+                try db.execute(
+                    sql: LedgerTable.backfills.insertStatement { _ in "?" }, arguments: StatementArguments(run.row()))
+            }
+        }
+    }
+
+    public func notificationsRecordedUntil() throws(LedgerError) -> Date? {
+        BackfillTable.date(try texts(BackfillTable.anchor, []))
     }
 }

@@ -84,6 +84,9 @@ extension SQLiteLedger {
         migrator.registerMigration("v5 notifications by purchase") { db in
             try db.execute(sql: PurchaseHistoryQueries.notificationsByPurchase)
         }
+        migrator.registerMigration("v6 backfills") { db in
+            try db.execute(sql: BackfillTable.schema(integer: "INTEGER"))
+        }
         return migrator
     }
 }

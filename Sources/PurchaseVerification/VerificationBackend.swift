@@ -28,6 +28,9 @@ public protocol VerificationBackend: Sendable {
     /// route would receive it, for a backfill to record through the same path; nil when this backend cannot
     /// list them. Throws like `verify` when the store cannot answer now. Defaults to nil.
     func notificationHistory(from start: Date, to end: Date, context: RequestContext) throws -> [[UInt8]]?
+    /// Whether a gateway starting should backfill the notifications this backend lists
+    /// (``notificationHistory(from:to:context:)``) since the ledger's last one. Defaults to false.
+    var backfillsNotificationsAtStart: Bool { get }
     /// Whether this backend answers its store's consumption requests (``answer(_:facts:context:)``).
     /// Defaults to false.
     var answersConsumptionRequests: Bool { get }
@@ -54,6 +57,7 @@ extension VerificationBackend {
     public func notificationHistory(from start: Date, to end: Date, context: RequestContext) throws -> [[UInt8]]? {
         nil
     }
+    public var backfillsNotificationsAtStart: Bool { false }
     public var answersConsumptionRequests: Bool { false }
     public func answer(_ request: ConsumptionRequest, facts: DeliveryFacts, context: RequestContext) throws
         -> ConsumptionReply?

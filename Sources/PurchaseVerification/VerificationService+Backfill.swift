@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCore
+import PurchaseLedger
 
 extension VerificationService {
     /// Records the store server notifications sent between `start` and `end` that the ledger lacks (sent while
@@ -7,9 +8,10 @@ extension VerificationService {
     /// then recorded once per UUID, so running it again changes nothing. Throws when no backend can list
     /// notifications, when a store cannot answer now, or when the ledger cannot record; what was recorded
     /// before that stays, and a second run completes it.
-    public func backfillNotifications(from start: Date, to end: Date, context: RequestContext) throws
-        -> NotificationBackfill
-    {
+    /// Each completed backfill is recorded in the ledger under `trigger`, so the next one knows where it ended.
+    public func backfillNotifications(
+        from start: Date, to end: Date, trigger: String = "command", context: RequestContext
+    ) throws -> NotificationBackfill {
         var result = NotificationBackfill()
         var listedBySomeBackend = false
         for backend in backends {
@@ -30,6 +32,43 @@ extension VerificationService {
         guard listedBySomeBackend else {
             throw GatewayError.badRequest("No configured store can list its notifications (Apple: apple.server_api).")
         }
+        try ledger.recordBackfill(
+            BackfillRun(
+                trigger: trigger, from: start, to: end, listed: result.listed, recorded: result.recorded,
+                duplicates: result.duplicates, refused: result.refused))
         return result
+    }
+
+    /// At a gateway's start, when a backend asks for it: the notifications sent since the ledger's last one
+    /// (or the last backfill's end), less a 10-minute overlap, recorded as a backfill would (once each).
+    func backfillSinceLastRecorded(runtime: GatewayRuntime) {
+        let logger = runtime.logger
+        let since: Date
+        do {
+            guard let until = try ledger.notificationsRecordedUntil() else {
+                logger.info(
+                    "no notification recorded yet, so none to backfill from; storegate notifications backfill --since reads any period"
+                )
+                return
+            }
+            since = max(until.addingTimeInterval(-600), Date(timeIntervalSinceNow: -179 * 86_400))
+        } catch {
+            logger.warning("the ledger could not say where to backfill from", metadata: ["reason": "\(error)"])
+            return
+        }
+        let context = RequestContext(
+            requestId: runtime.requestIds.next(), deadline: .now + .seconds(600), logger: logger)
+        do {
+            let result = try backfillNotifications(from: since, to: Date(), trigger: "start", context: context)
+            logger.info(
+                "notifications backfilled at start",
+                metadata: [
+                    "since": "\(since.formatted(.iso8601))", "listed": "\(result.listed)",
+                    "recorded": "\(result.recorded)", "duplicates": "\(result.duplicates)",
+                    "refused": "\(result.refused)",
+                ])
+        } catch {
+            logger.warning("notifications could not be backfilled at start", metadata: ["reason": "\(error)"])
+        }
     }
 }

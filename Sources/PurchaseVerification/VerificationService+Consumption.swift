@@ -3,10 +3,16 @@ import GatewayCore
 import PurchaseLedger
 
 extension VerificationService {
-    /// Starts answering the consumption requests the ledger holds (and those recorded from now on) on a thread
-    /// of its own, when a backend answers them. `serve` calls it once the load serves; a command that only
-    /// loads the config does not. Once per service.
-    public func startAnsweringConsumptionRequests(runtime: GatewayRuntime) {
+    /// Starts the work a serving gateway does beside requests, each on a thread of its own and only when a
+    /// backend asks for it: answering the consumption requests the ledger holds (and those recorded from now
+    /// on), and once, backfilling the notifications sent since the ledger's last one. `serve` calls it once
+    /// the load serves (and again for a reload's new load); a command that only loads the config does not.
+    public func startBackgroundWork(runtime: GatewayRuntime) {
+        if backends.contains(where: \.backfillsNotificationsAtStart) {
+            let backfill = Thread { [self] in backfillSinceLastRecorded(runtime: runtime) }
+            backfill.name = "storegate-backfill"
+            backfill.start()
+        }
         guard backends.contains(where: \.answersConsumptionRequests) else { return }
         responder.withLock { slot in
             guard slot == nil else { return }
@@ -16,8 +22,8 @@ extension VerificationService {
         }
     }
 
-    /// Stops answering them, after the one being answered (a reload's new service takes over).
-    public func stopAnsweringConsumptionRequests() {
+    /// Stops answering consumption requests, after the one being answered (a reload's new service takes over).
+    public func stopBackgroundWork() {
         responder.withLock { slot in
             slot?.stop()
             slot = nil

@@ -15,7 +15,7 @@ public final class VerificationService: Sendable {
     let ledger: any PurchaseLedger
     /// What this service committed, so an answer that brings nothing new costs no write.
     let committed = CommittedTransactions()
-    /// Answers consumption requests once started (``startAnsweringConsumptionRequests(runtime:)``).
+    /// Answers consumption requests once started (``startBackgroundWork(runtime:)``).
     let responder = Mutex<ConsumptionResponder?>(nil)
 
     init(backends: [any VerificationBackend], tokens: DownloadTokens?, catalog: Catalog, ledger: any PurchaseLedger) {

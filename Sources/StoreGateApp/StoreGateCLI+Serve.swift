@@ -31,7 +31,7 @@ extension StoreGateCLI {
             )
             server = FastCGIServer(socket: socket, application: application, runtime: runtime)
             try server.start()
-            application.verificationService?.startAnsweringConsumptionRequests(runtime: runtime)
+            application.verificationService?.startBackgroundWork(runtime: runtime)
         } catch let problems as ConfigProblems {
             for problem in problems.problems { logger.critical("config problem: \(problem)") }
             return 1
@@ -48,7 +48,7 @@ extension StoreGateCLI {
                 reload(server, configFile: configFile, runtime: runtime)
             case SIGTERM, SIGINT:
                 logger.info("stopping: finishing requests in flight", metadata: ["signal": "\(received)"])
-                server.application.verificationService?.stopAnsweringConsumptionRequests()
+                server.application.verificationService?.stopBackgroundWork()
                 let grace = server.application.server.shutdownGrace
                 if server.stop(grace: grace) {
                     logger.info("stopped")
@@ -65,9 +65,9 @@ extension StoreGateCLI {
     private func reload(_ server: FastCGIServer, configFile: String, runtime: GatewayRuntime) {
         do {
             let application = try load(configFile, runtime: runtime)
-            server.application.verificationService?.stopAnsweringConsumptionRequests()
+            server.application.verificationService?.stopBackgroundWork()
             server.reload(application)
-            application.verificationService?.startAnsweringConsumptionRequests(runtime: runtime)
+            application.verificationService?.startBackgroundWork(runtime: runtime)
             logControl.level = application.log.level
             warnUnused(application)
             logger.info("reloaded", metadata: ["config": "\(configFile)"])

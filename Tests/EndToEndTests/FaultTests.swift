@@ -63,7 +63,7 @@ extension EndToEnd {
             let gateway = try VerifyDeployment(
                 apple: VerifyDeployment.trustingTestChain,
                 environment: ["STOREGATE_LOG_REQUESTS": "false"],
-                fileSizeLimit: 200_000
+                fileSizeLimit: 400_000
             )
             defer { gateway.stop() }
             let receipts = try (0..<80).map { try gateway.receipt(transactions: Self.threePurchases(7000 + $0)) }

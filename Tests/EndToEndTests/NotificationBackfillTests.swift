@@ -61,6 +61,38 @@ extension EndToEnd {
             #expect(try gateway.ledgerCounts() == counts)
         }
 
+        @Test func aStartingGatewayRecordsWhatWasSentSinceTheLastNotification() throws {
+            let gateway = try ServerAPIRoutes.gateway(environment: [
+                "STOREGATE_APPLE_SERVER_API_BACKFILL_ON_START": "true"
+            ])
+            defer { gateway.stop() }
+            #expect(ManagedProcess.poll(for: .seconds(10)) { gateway.logs.contains("no notification recorded yet") })
+            let bought = ServerAPIRoutes.id()
+            var issue = ServerAPIRoutes.purchase(SampleContent.issueId, bought, customer: "reader")
+            try gateway.appStore.addAPI([issue])
+            let verified = try gateway.deployment.request(
+                "/v1/verify", method: "POST", body: ServerAPIRoutes.body(bought))
+            let token = try #require(verified.downloadToken(for: SampleContent.issueId), "\(verified.text)")
+            #expect(try Notifications.post("TEST", transaction: nil, to: gateway).status == 200)
+            // While the gateway is down, Apple refunds the issue and its notification finds no one.
+            gateway.deployment.gateway.stop()
+            issue["revoked"] = Date().formatted(.iso8601)
+            try gateway.appStore.addAPI([issue])
+            try gateway.appStore.addNotifications([
+                [
+                    "notification_type": "REFUND", "transaction_id": bought, "notification_uuid": "start-\(bought)",
+                    "sent": Date().formatted(.iso8601),
+                ]
+            ])
+            try gateway.deployment.restartGateway()
+            let blocked = ManagedProcess.poll(for: .seconds(20)) {
+                (try? gateway.download(SampleContent.issueId, token: token).status) == 403
+            }
+            #expect(blocked, "\(gateway.logs)")
+            #expect(gateway.logs.contains("notifications backfilled at start"))
+            #expect(gateway.logs.contains("recorded=1"))
+        }
+
         @Test func appleDownOrNoServerAPIFailsWithAReason() throws {
             let gateway = try ServerAPIRoutes.gateway()
             defer { gateway.stop() }

@@ -40,4 +40,20 @@ import Testing
         let sandbox = try ledger.history(of: LedgerOriginal(environment: "Sandbox", originalTransactionId: "51"))
         #expect(sandbox.deliveries.isEmpty && sandbox.notifications.isEmpty)
     }
+
+    @Test(arguments: LedgerUnderTest.all)
+    func theLastNotificationOrBackfillTellsWhereTheNextBackfillStarts(_ subject: LedgerUnderTest) throws {
+        let (ledger, reopen) = try subject.open()
+        #expect(try ledger.notificationsRecordedUntil() == nil)
+        #expect(try ledger.recordNotification(Sample.notification("n-anchor", type: "TEST", [])))
+        let received = try #require(try ledger.notificationsRecordedUntil())
+        #expect(abs(received.timeIntervalSinceNow) < 60)
+        let end = Date().addingTimeInterval(3_600)
+        try ledger.recordBackfill(
+            BackfillRun(
+                trigger: "command", from: received.addingTimeInterval(-86_400), to: end, listed: 2, recorded: 1,
+                duplicates: 1, refused: 0))
+        let until = try #require(try reopen().notificationsRecordedUntil())
+        #expect(abs(until.timeIntervalSince(end)) < 0.01)
+    }
 }

@@ -263,6 +263,10 @@ private final class WriteCountingLedger: PurchaseLedger {
         try base.notifications(environment: environment, originalTransactionId: originalTransactionId)
     }
 
+    func recordBackfill(_ run: BackfillRun) throws(LedgerError) { try base.recordBackfill(run) }
+
+    func notificationsRecordedUntil() throws(LedgerError) -> Date? { try base.notificationsRecordedUntil() }
+
     func counts() throws(LedgerError) -> LedgerCounts { try base.counts() }
 
     func checkHealth() throws(LedgerError) { try base.checkHealth() }
