@@ -21,7 +21,7 @@ public final class SQLiteLedger: PurchaseLedger {
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
+            try Self.migrate(pool)
         } catch {
             throw .unavailable("cannot open \(path): \(Self.describe(error))")
         }
@@ -32,6 +32,19 @@ public final class SQLiteLedger: PurchaseLedger {
                 return try pool.write { db in try batches.map { write in try Self.apply(write, in: db) } }
             } catch {
                 throw .unavailable(Self.describe(error))
+            }
+        }
+    }
+
+    /// GRDB reads which migrations were applied before it opens each one's transaction, so two gateways
+    /// starting together on a new file can both try one; the loser's transaction rolls back, and a second
+    /// pass sees the winner's work.
+    private static func migrate(_ pool: DatabasePool) throws {
+        for attempt in 1... {
+            do {
+                return try migrator.migrate(pool)
+            } catch  where attempt < 5 {
+                Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
             }
         }
     }

@@ -21,6 +21,18 @@ import Testing
         #expect(throws: LedgerError.self) { try LedgerLocation(url: "sqlite:", baseDirectory: "/x") }
     }
 
+    @Test func gatewaysOpeningANewFileTogetherAllStart() throws {
+        for _ in 0..<5 {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("race-\(UUID()).sqlite").path
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+            let opened = Mutex(0)
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                if (try? SQLiteLedger(path: path)) != nil { opened.withLock { $0 += 1 } }
+            }
+            #expect(opened.withLock { $0 } == 4)
+        }
+    }
+
     @Test func anUnwritablePlaceIsAClearError() {
         #expect(throws: LedgerError.self) { try SQLiteLedger(path: "/proc/no-such-dir/ledger.sqlite") }
     }
