@@ -13,6 +13,7 @@ let handlers: [(name: String, dependencies: [Target.Dependency])] = [
             .product(name: "CoreMetrics", package: "swift-metrics"),
         ]
     ),
+    ("EntitlementsHandler", ["GatewayCore", "PurchaseVerification"]),
     ("MetricsHandler", ["GatewayCore"]),
     ("NotificationsHandler", ["GatewayCore", "PurchaseVerification"]),
     ("RestoreSyncHandler", ["GatewayCore", "PurchaseVerification"]),

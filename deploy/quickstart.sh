@@ -95,6 +95,10 @@ export STOREGATE_APPLE_SERVER_API_SANDBOX_URL="http://127.0.0.1:$sim_port/sandbo
 [ -s "$run/token-secret" ] || (umask 077 && head -c 32 /dev/urandom | base64 >"$run/token-secret")
 STOREGATE_TOKENS_SECRET="$(cat "$run/token-secret")"
 export STOREGATE_TOKENS_SECRET
+# App accounts: the app's backend signs who is asking with this key (deploy/accounts/assert_account.py).
+[ -s "$run/account-secret" ] || (umask 077 && head -c 32 /dev/urandom | base64 >"$run/account-secret")
+STOREGATE_ACCOUNTS_SECRET="$(cat "$run/account-secret")"
+export STOREGATE_ACCOUNTS_SECRET STOREGATE_ACCOUNTS_ASSERTED_BY="[signed]" STOREGATE_ACCOUNTS_RESTORE_POLICY=transfer
 "$bin" check-config --config "$here/storegate.yaml" >/dev/null || "$bin" check-config --config "$here/storegate.yaml"
 nohup "$bin" serve --config "$here/storegate.yaml" >"$run/storegate.log" 2>&1 &
 echo $! >"$run/storegate.pid"
@@ -125,6 +129,13 @@ StoreKit 2 (the app sends a transaction id; the gateway asks the App Store Serve
   curl -s http://127.0.0.1:$port/v1/verify -d '{"transaction-id": "5000000000000099"}'        # 422 transaction_not_found
   curl -s http://127.0.0.1:$port/v1/verify -d '{"transaction-id": "5000000000000003"}'        # a sandbox purchase: production 404, then the sandbox
   curl -s http://127.0.0.1:$sim_port/_sim/api/calls                                             # what the stand-in was asked (JWT checked)
+App accounts (the app's backend signs who is asking; restore_policy transfer):
+  export STOREGATE_ACCOUNTS_SECRET=\$(cat .run/account-secret)
+  alice=\$(deploy/accounts/assert_account.py alice) bob=\$(deploy/accounts/assert_account.py bob)
+  curl -s http://127.0.0.1:$port/v1/verify -H "X-StoreGate-Account: \$alice" -d '{"receipt-data": "$(printf demo-buyer | base64)"}'             # bound to alice
+  curl -s http://127.0.0.1:$port/v1/restore-sync -H "X-StoreGate-Account: \$bob" -d '{"receipt-data": "$(printf demo-new-device | base64)"}'  # moves to bob
+  curl -s http://127.0.0.1:$port/v1/entitlements -H "X-StoreGate-Account: \$alice"   # nothing now
+  curl -s http://127.0.0.1:$port/v1/entitlements -H "X-StoreGate-Account: \$bob"     # issue 42 and the subscription, with tokens, no receipt
 The support desk (open it in a browser on this machine):
   http://127.0.0.1:$port/v1/support?q=5000000000000001
 The ledger, conditional requests, status and metrics:

@@ -16,6 +16,7 @@ public struct RestoreSyncHandler: GatewayHandler {
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
         let verified = try service.verify(request, source: .restoreSync, context: context)
         return .verification(of: verified) { json in
+            verified.writeAccount(to: &json)
             json.key("entitlements")
             verified.writeEntitlements(to: &json)
             json.member("environment", verified.environment)

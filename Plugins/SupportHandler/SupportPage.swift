@@ -32,9 +32,7 @@ struct SupportPage {
         var html = ""
         if lookup.histories.isEmpty { html += "<p class=\"problem\">The ledger holds no purchase for it.</p>" }
         for history in lookup.histories {
-            let heading =
-                "\(history.original.environment) · purchase \(history.original.originalTransactionId) · "
-                + (history.productId ?? "unknown product")
+            let heading = history.heading
             let link =
                 "?q="
                 + (history.original.originalTransactionId.addingPercentEncoding(

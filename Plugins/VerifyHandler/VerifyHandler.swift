@@ -16,6 +16,7 @@ public struct VerifyHandler: GatewayHandler {
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
         let verified = try service.verify(request, source: .verify, context: context)
         return .verification(of: verified) { json in
+            verified.writeAccount(to: &json)
             json.member("bundle_id", verified.bundleId)
             json.key("entitlements")
             verified.writeEntitlements(to: &json)

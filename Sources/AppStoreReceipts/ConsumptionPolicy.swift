@@ -31,14 +31,7 @@ struct ConsumptionPolicy: Sendable, Equatable {
         guard apple.hasSection("consumption") else { return nil }
         let section = apple.scoped("consumption")
         customerConsented = section.bool("customer_consented", default: false)
-        let text = section.string("refund_preference", default: RefundPreference.none.rawValue)
-        if let preference = RefundPreference(rawValue: text) {
-            refundPreference = preference
-        } else {
-            let choices = RefundPreference.allCases.map(\.rawValue).joined(separator: ", ")
-            section.report("refund_preference", "must be one of \(choices), not \(text)")
-            refundPreference = .none
-        }
+        refundPreference = section.choice("refund_preference", default: RefundPreference.none)
     }
 
     /// The answer for a purchase with `facts`.

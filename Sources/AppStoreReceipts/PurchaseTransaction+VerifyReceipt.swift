@@ -1,3 +1,4 @@
+import Foundation
 import PurchaseVerification
 
 extension PurchaseTransaction {
@@ -32,7 +33,8 @@ extension PurchaseTransaction {
             purchaseDate: AppleDate.milliseconds(fields["purchaseDate"]),
             expiresDate: AppleDate.milliseconds(fields["expiresDate"]),
             cancellationDate: AppleDate.milliseconds(fields["revocationDate"]),
-            quantity: fields["quantity"]?.integer.map { Int(clamping: $0) } ?? 1)
+            quantity: fields["quantity"]?.integer.map { Int(clamping: $0) } ?? 1,
+            accountToken: fields["appAccountToken"]?.text.flatMap(UUID.init(uuidString:))?.uuidString.lowercased())
     }
 
     /// A subscription period's id; Apple sends "0" or "" for transactions that have none.

@@ -23,6 +23,8 @@ struct ServerAPIBackend: VerificationBackend {
     let consumption: ConsumptionPolicy?
     /// `apple.server_api.backfill_on_start`.
     let backfillsNotificationsAtStart: Bool
+    /// Set with `apple.server_api.set_app_account_token`.
+    let tokenUpdates: AppAccountTokenUpdates?
     private let cache: Cache
     private let cacheLookups: CacheLookupCounters
 
@@ -34,6 +36,7 @@ struct ServerAPIBackend: VerificationBackend {
         self.settings = settings
         self.consumption = consumption
         backfillsNotificationsAtStart = backfillsAtStart
+        tokenUpdates = client.setsAppAccountToken ? AppAccountTokenUpdates(client: client) : nil
         cache = Cache(
             ttl: settings.cacheTTL, maxBytes: settings.cacheMaxBytes,
             unfinished: .upstreamUnavailable(retryAfterSeconds: UpstreamFailure.retryAfterSeconds))

@@ -34,4 +34,17 @@ extension ServerAPIClient {
             .consumption, to: environment, method: .PUT, path: "/inApps/v2/transactions/consumption/\(id)",
             body: information.json, deadline: deadline, logger: logger)
     }
+
+    /// Set App Account Token: `token` (a UUID) becomes the app account of the purchase `originalTransactionId`,
+    /// so Apple's later transactions and notifications name it. Apple answers 200.
+    public func setAppAccountToken(
+        _ token: UUID, originalTransactionId: String, environment: ServerAPIEnvironment,
+        deadline: ContinuousClock.Instant, logger: Logger
+    ) throws(ServerAPIFailure) {
+        let id = try Self.pathSegment(originalTransactionId, digitsOnly: true)
+        _ = try send(
+            .appAccountToken, to: environment, method: .PUT, path: "/inApps/v1/transactions/\(id)/appAccountToken",
+            body: Array("{\"appAccountToken\":\"\(token.uuidString.lowercased())\"}".utf8), deadline: deadline,
+            logger: logger)
+    }
 }

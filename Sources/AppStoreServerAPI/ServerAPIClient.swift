@@ -39,6 +39,9 @@ public final class ServerAPIClient: Sendable {
     /// for `/v1/status`.
     public var lastError: String? { lastFailure.withLock { $0 } }
 
+    /// `set_app_account_token`: whether purchases bound to an app account get it as their `appAccountToken`.
+    public var setsAppAccountToken: Bool { settings.setsAppAccountToken }
+
     deinit {
         http.shutdown(queue: .global()) { _ in }
     }

@@ -7,4 +7,5 @@ public enum ServerAPIEndpoint: String, CaseIterable, Sendable {
     case refundHistory = "refund_history"
     case notificationHistory = "notification_history"
     case consumption
+    case appAccountToken = "app_account_token"
 }

@@ -24,6 +24,9 @@ public struct ServerAPISettings: Sendable {
     /// A gateway starting reads Apple's notification history since the ledger's last notification
     /// (`backfill_on_start`, off by default).
     public var backfillOnStart: Bool
+    /// A purchase bound to an app account whose id is a UUID, and whose transactions carry no such
+    /// `appAccountToken`, gets it through Set App Account Token (`set_app_account_token`, off by default).
+    public var setsAppAccountToken: Bool
 
     /// Reads `apple.server_api`; nil (and nothing reported) when the section is absent, nil with problems
     /// reported when it is wrong. The key comes from `key_file`, or as PEM text from `key` (in practice
@@ -38,6 +41,7 @@ public struct ServerAPISettings: Sendable {
         callsPerHour = api.int("calls_per_hour", default: 3_000, in: 1...1_000_000)
         maxPages = api.int("max_pages", default: 200, in: 1...10_000)
         backfillOnStart = api.bool("backfill_on_start", default: false)
+        setsAppAccountToken = api.bool("set_app_account_token", default: false)
         self.acceptSandbox = acceptSandbox
         let issuerId = api.requiredString("issuer_id", why: "is required: the issuer id from App Store Connect")
         let keyId = api.requiredString("key_id", why: "is required: the in-app purchase key's id")

@@ -30,9 +30,17 @@ struct SimAPIRoute {
             endpoint = "notification_history"
         case ("PUT", let rest) where rest.hasPrefix("v2/transactions/consumption/") && segments.count == 5:
             endpoint = "consumption"
+        case ("PUT", let rest)
+        where rest.hasPrefix("v1/transactions/") && rest.hasSuffix("/appAccountToken") && segments.count == 5:
+            endpoint = "app_account_token"
         default:
             return nil
         }
-        id = endpoint == "notification_history" ? "" : segments[segments.count - 1]
+        id =
+            switch endpoint {
+            case "notification_history": ""
+            case "app_account_token": segments[3]
+            default: segments[segments.count - 1]
+            }
     }
 }

@@ -42,6 +42,9 @@ extension SimServerAPI {
                 notifications.filter { $0.environment == environment }, known: known, body: body, query: route.query,
                 signer: signer)
         }
+        if route.endpoint == "app_account_token" {
+            return setAppAccountToken(route.id, environment: environment, body: body)
+        }
         if route.endpoint == "order_lookup" {
             let order = known.filter { $0.orderId == route.id }
             return AppStoreSimulator.Answer(

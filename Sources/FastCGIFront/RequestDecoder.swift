@@ -23,11 +23,13 @@ enum RequestDecoder {
         let query = found.query.map { text($0, count: strlen($0)) } ?? ""
         let headers = headersTooLarge ? RequestHeaders() : found.headers(parameters)
         let remoteAddress = found.remoteAddress.map { text($0, count: strlen($0)) }
+        let account = found.account.map { text($0, count: strlen($0)) }
         let body = body(
             declaredLength: found.contentLength.map { text($0, count: strlen($0)) },
             headersTooLarge: headersTooLarge, limit: bodyLimit, read: read)
         return GatewayRequest(
-            method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress)
+            method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress,
+            webServerAccount: account)
     }
 
     /// More header bytes than any client of this API sends (nginx itself stops at 32 KiB by default); a web
@@ -46,6 +48,7 @@ enum RequestDecoder {
         var contentLength: UnsafeMutablePointer<CChar>?
         var contentType: UnsafeMutablePointer<CChar>?
         var remoteAddress: UnsafeMutablePointer<CChar>?
+        var account: UnsafeMutablePointer<CChar>?
         /// The bytes of the `HTTP_*` parameters' names and values.
         var headerBytes = 0
         /// An upper bound of the bytes ``RequestHeaders`` needs for them.
@@ -71,6 +74,8 @@ enum RequestDecoder {
                     }
                 case UInt8(ascii: "P"):
                     if let value = value(of: "PATH_INFO=", in: entry) { pathInfo = value }
+                case UInt8(ascii: "S"):
+                    if let value = value(of: "STOREGATE_ACCOUNT=", in: entry) { account = value }
                 case UInt8(ascii: "Q"):
                     if let value = value(of: "QUERY_STRING=", in: entry) { query = value }
                 case UInt8(ascii: "C"):

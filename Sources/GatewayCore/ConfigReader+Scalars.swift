@@ -52,6 +52,16 @@ extension ConfigReader {
         }
     }
 
+    /// The choice at `key`, one of `Choice`'s raw values, or `defaultValue` (absent or, reported, unknown).
+    public func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, default defaultValue: Choice) -> Choice
+    where Choice.RawValue == String {
+        guard let text = string(key) else { return defaultValue }
+        if let choice = Choice(rawValue: text) { return choice }
+        let choices = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+        report(key, "must be one of \(choices), not \"\(text)\"")
+        return defaultValue
+    }
+
     /// The list of strings at `key`; an environment override may be YAML flow (`[a, b]`) or `a,b`.
     public func stringList(_ key: String) -> [String] {
         switch value(key) {

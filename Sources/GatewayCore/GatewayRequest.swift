@@ -23,15 +23,18 @@ public struct GatewayRequest: Sendable {
     public var body: Body
     /// The client's address as the web server saw it (`REMOTE_ADDR`), if given.
     public var remoteAddress: String?
+    /// The app account the web server vouches for (`STOREGATE_ACCOUNT`, a parameter only the web server can
+    /// set: a client's headers arrive as `HTTP_*`), if it passed one.
+    public var webServerAccount: String?
 
     /// A request with `headers` as `(CGI name, value)` pairs, such as `("HTTP_IF_NONE_MATCH", "\"v1\"")`.
     public init(
         method: HTTPMethod, path: String, query: String = "", headers: [(name: String, value: String)],
-        body: Body = .complete([]), remoteAddress: String? = nil
+        body: Body = .complete([]), remoteAddress: String? = nil, webServerAccount: String? = nil
     ) {
         self.init(
             method: method, path: path, query: query, headers: RequestHeaders(headers), body: body,
-            remoteAddress: remoteAddress)
+            remoteAddress: remoteAddress, webServerAccount: webServerAccount)
     }
 
     public init(
@@ -40,7 +43,8 @@ public struct GatewayRequest: Sendable {
         query: String = "",
         headers: RequestHeaders = RequestHeaders(),
         body: Body = .complete([]),
-        remoteAddress: String? = nil
+        remoteAddress: String? = nil,
+        webServerAccount: String? = nil
     ) {
         self.method = method
         self.path = path
@@ -48,6 +52,7 @@ public struct GatewayRequest: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+        self.webServerAccount = webServerAccount
     }
 
     /// The value of a request header, looked up by its HTTP name (`If-None-Match`), case-insensitively.

@@ -4,6 +4,8 @@ public enum LedgerTable: String, Sendable, CaseIterable {
     case purchases, transactions, deliveries, notifications
     case consumptionRequests = "consumption_requests"
     case backfills
+    case accountBindings = "account_bindings"
+    case accountBindingEvents = "account_binding_events"
 
     /// Every column, primary key first.
     var columns: [String] {
@@ -42,11 +44,25 @@ public enum LedgerTable: String, Sendable, CaseIterable {
                 "backfill_id", "trigger", "from_ms", "to_ms", "listed", "recorded", "duplicates", "refused",
                 "finished_ms",
             ]
+        case .accountBindings:
+            return ["environment", "original_transaction_id", "account_id", "product_id", "bound_ms", "request_id"]
+        case .accountBindingEvents:
+            return [
+                "event_id", "environment", "original_transaction_id", "account_id", "change", "origin",
+                "other_accounts",
+                "at_ms", "request_id",
+            ]
         }
     }
 
     /// How many leading columns form the primary key.
-    private var keyLength: Int { self == .purchases || self == .transactions ? 2 : 1 }
+    private var keyLength: Int {
+        switch self {
+        case .purchases, .transactions: 2
+        case .accountBindings: 3
+        default: 1
+        }
+    }
 
     /// The primary key of a row of this table.
     func key(of row: [String?]) -> [String?] { Array(row.prefix(keyLength)) }

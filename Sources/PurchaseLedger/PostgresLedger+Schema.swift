@@ -45,6 +45,7 @@ extension PostgresLedger {
         (4, ConsumptionRequestTable.schema(integer: "BIGINT")),
         (5, PurchaseHistoryQueries.notificationsByPurchase),
         (6, BackfillTable.schema(integer: "BIGINT")),
+        (7, AccountBindingTable.schema(integer: "BIGINT")),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

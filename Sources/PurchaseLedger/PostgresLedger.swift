@@ -85,21 +85,12 @@ public final class PostgresLedger: PurchaseLedger {
         try pool.withConnection { connection throws(LedgerError) in
             try connection.execute(
                 """
-                SELECT environment, purchase_key, product_id, original_transaction_id, latest_transaction_id,
-                    expires_date_ms, cancellation_date_ms, first_seen_ms, last_seen_ms, first_source, last_source
+                SELECT \(StoredPurchase.columns.joined(separator: ", "))
                 FROM purchases WHERE environment = $1 AND original_transaction_id = $2
                 ORDER BY coalesce(expires_date_ms, purchase_date_ms, 0) DESC, purchase_key
                 """,
                 [environment, originalTransactionId]
-            ).map { row in
-                StoredPurchase(
-                    environment: row[0] ?? "", purchaseKey: PurchaseKey(rawValue: row[1] ?? ""),
-                    productId: row[2] ?? "", originalTransactionId: row[3] ?? "", latestTransactionId: row[4] ?? "",
-                    expiresDate: Self.date(row[5]), cancellationDate: Self.date(row[6]),
-                    firstSeen: Self.date(row[7]) ?? Date(), lastSeen: Self.date(row[8]) ?? Date(),
-                    firstSource: LedgerSource(rawValue: row[9] ?? "") ?? .verify,
-                    lastSource: LedgerSource(rawValue: row[10] ?? "") ?? .verify)
-            }
+            ).map(StoredPurchase.init(texts:))
         }
     }
 

@@ -40,6 +40,10 @@ public struct PurchaseHistory: Sendable, Equatable {
     public let deliveries: [Delivery]
     public let notifications: [StoredNotification]
     public let consumptionRequests: [StoredConsumptionRequest]
+    /// Who held it and how that changed (bound, shared, transferred, claims refused).
+    public let bindingEvents: [BindingEvent]
+    /// The app accounts holding it now.
+    public let holders: [String]
 }
 
 extension PurchaseLedger {
@@ -52,6 +56,8 @@ extension PurchaseLedger {
             transactions: try transactions(environment: environment, originalTransactionId: id),
             deliveries: try deliveries(environment: environment, originalTransactionId: id),
             notifications: try notifications(environment: environment, originalTransactionId: id),
-            consumptionRequests: try consumptionRequests(environment: environment, originalTransactionId: id))
+            consumptionRequests: try consumptionRequests(environment: environment, originalTransactionId: id),
+            bindingEvents: try bindingEvents(environment: environment, originalTransactionId: id),
+            holders: try holders(environment: environment, originalTransactionId: id))
     }
 }

@@ -66,6 +66,20 @@ public protocol PurchaseLedger: Sendable {
     /// of the last backfill; nil for a ledger with neither.
     func notificationsRecordedUntil() throws(LedgerError) -> Date?
 
+    /// Settles an account's claim to a purchase under its policy, atomically: of two claims at once (threads,
+    /// processes, gateways), one is settled first and the other against its result. Records every change
+    /// (and every refusal) as a ``BindingEvent``; a claim by an account that holds the purchase writes nothing.
+    func claim(_ claim: AccountClaim) throws(LedgerError) -> ClaimOutcome
+
+    /// The purchases `accountId` holds, in every environment.
+    func holdings(of accountId: String) throws(LedgerError) -> [StoredPurchase]
+
+    /// The accounts holding one original transaction, first bound first.
+    func holders(environment: String, originalTransactionId: String) throws(LedgerError) -> [String]
+
+    /// The binding changes of one original transaction, oldest first.
+    func bindingEvents(environment: String, originalTransactionId: String) throws(LedgerError) -> [BindingEvent]
+
     /// How many purchases and transactions are recorded (for operators and fault tests).
     func counts() throws(LedgerError) -> LedgerCounts
 

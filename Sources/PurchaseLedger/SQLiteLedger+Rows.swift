@@ -103,10 +103,7 @@ extension SQLiteLedger {
 
     /// The columns ``storedPurchase(_:)`` reads, in its order: by position, as GRDB finds a column by name
     /// with a case-insensitive search, which costs more than the rest of a token download's read.
-    static let storedPurchaseColumns = """
-        environment, purchase_key, product_id, original_transaction_id, latest_transaction_id, expires_date_ms,
-        cancellation_date_ms, first_seen_ms, last_seen_ms, first_source, last_source
-        """
+    static let storedPurchaseColumns = StoredPurchase.columns.joined(separator: ", ")
 
     static func storedPurchase(_ row: Row) -> StoredPurchase {
         StoredPurchase(

@@ -87,6 +87,9 @@ extension SQLiteLedger {
         migrator.registerMigration("v6 backfills") { db in
             try db.execute(sql: BackfillTable.schema(integer: "INTEGER"))
         }
+        migrator.registerMigration("v7 account bindings") { db in
+            try db.execute(sql: AccountBindingTable.schema(integer: "INTEGER"))
+        }
         return migrator
     }
 }

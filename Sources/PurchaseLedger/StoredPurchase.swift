@@ -1,4 +1,5 @@
 import struct Foundation.Date
+import struct Foundation.TimeInterval
 
 /// A purchase as the ledger holds it.
 public struct StoredPurchase: Sendable, Equatable {
@@ -39,5 +40,26 @@ public struct StoredPurchase: Sendable, Equatable {
         self.lastSeen = lastSeen
         self.firstSource = firstSource
         self.lastSource = lastSource
+    }
+}
+
+extension StoredPurchase {
+    /// The `purchases` columns a stored purchase is read from, in order.
+    static let columns = [
+        "environment", "purchase_key", "product_id", "original_transaction_id", "latest_transaction_id",
+        "expires_date_ms", "cancellation_date_ms", "first_seen_ms", "last_seen_ms", "first_source", "last_source",
+    ]
+
+    /// A purchase from its ``columns`` read as text.
+    init(texts row: [String?]) {
+        func date(_ text: String?) -> Date? {
+            text.flatMap(Int64.init).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        }
+        self.init(
+            environment: row[0] ?? "", purchaseKey: PurchaseKey(rawValue: row[1] ?? ""), productId: row[2] ?? "",
+            originalTransactionId: row[3] ?? "", latestTransactionId: row[4] ?? "", expiresDate: date(row[5]),
+            cancellationDate: date(row[6]), firstSeen: date(row[7]) ?? Date(), lastSeen: date(row[8]) ?? Date(),
+            firstSource: LedgerSource(rawValue: row[9] ?? "") ?? .verify,
+            lastSource: LedgerSource(rawValue: row[10] ?? "") ?? .verify)
     }
 }

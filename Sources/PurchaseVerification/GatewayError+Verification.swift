@@ -4,9 +4,15 @@ extension ErrorCode {
     static let receiptRequired = ErrorCode("receipt_required")
     static let notEntitled = ErrorCode("not_entitled")
     static let tokenInvalid = ErrorCode("token_invalid")
+    static let accountAssertionInvalid = ErrorCode("account_assertion_invalid")
+    static let accountRequired = ErrorCode("account_required")
+    static let heldByAnotherAccount = ErrorCode("held_by_another_account")
 
     /// The codes the verification module answers.
-    static let verification: [ErrorCode] = [.receiptRequired, .notEntitled, .tokenInvalid]
+    static let verification: [ErrorCode] = [
+        .receiptRequired, .notEntitled, .tokenInvalid, .accountAssertionInvalid, .accountRequired,
+        .heldByAnotherAccount,
+    ]
 }
 
 extension GatewayError {
@@ -26,5 +32,24 @@ extension GatewayError {
         ErrorCode.tokenInvalid,
         status: 401,
         message: "The download token is invalid or has expired."
+    )
+
+    public static let accountAssertionInvalid = GatewayError(
+        ErrorCode.accountAssertionInvalid,
+        status: 401,
+        message: "The account assertion is invalid or has expired."
+    )
+
+    public static let accountRequired = GatewayError(
+        ErrorCode.accountRequired,
+        status: 401,
+        message: "This route answers for an app account, and the request names none this server trusts."
+    )
+
+    /// Every purchase the credential proves is held by another app account, and the policy keeps it there.
+    public static let heldByAnotherAccount = GatewayError(
+        ErrorCode.heldByAnotherAccount,
+        status: 409,
+        message: "These purchases belong to another account of this app; sign in to that account to use them."
     )
 }

@@ -25,7 +25,8 @@ extension HandlerSettings {
             throw ConfigProblems([])
         }
         metrics.declare(ErrorCode.verification)
-        return VerificationService(backends: backends, tokens: tokens, catalog: catalog, ledger: ledger)
+        return VerificationService(
+            backends: backends, tokens: tokens, catalog: catalog, ledger: ledger, accounts: try accountSettings())
     }
 
     /// The verification service of this load if a route built one, without building it.

@@ -5,8 +5,20 @@ extension PurchaseHistory {
     /// The product the purchase is for (its newest period's).
     public var productId: String? { purchases.first?.productId ?? transactions.first?.productId }
 
+    /// One line naming the purchase: environment, original transaction, product, and the app accounts
+    /// holding it when any do.
+    public var heading: String {
+        var parts = [
+            original.environment, "purchase \(original.originalTransactionId)", productId ?? "unknown product",
+        ]
+        if !holders.isEmpty {
+            parts.append("held by account\(holders.count == 1 ? "" : "s") \(holders.joined(separator: ", "))")
+        }
+        return parts.joined(separator: " · ")
+    }
+
     /// Every recorded moment of the purchase, oldest first: bought, recorded (by which route and request),
-    /// downloaded, notified, refund requested and what was answered, refunded.
+    /// downloaded, notified, refund requested and what was answered, refunded, and which app account held it.
     public var timeline: [TimelineEvent] {
         var events: [TimelineEvent] = []
         for transaction in transactions {
@@ -43,11 +55,29 @@ extension PurchaseHistory {
                 ?? "not answered: \(request.outcome ?? "")"
             events.append(.init(at: settled, kind: .refundAnswered, detail: detail))
         }
+        for event in bindingEvents {
+            events.append(.init(at: event.at, kind: .account, detail: event.summary))
+        }
         for purchase in purchases {
             if let cancelled = purchase.cancellationDate {
                 events.append(.init(at: cancelled, kind: .refunded, detail: purchase.productId))
             }
         }
         return events.sorted { ($0.at, $0.kind.rawValue) < ($1.at, $1.kind.rawValue) }
+    }
+}
+
+extension BindingEvent {
+    /// The change in words, such as `transferred to account 7 from 42, request cv947b5-0000003`.
+    var summary: String {
+        let others = otherAccounts.joined(separator: ", ")
+        let change =
+            switch self.change {
+            case .bound: "bound to account \(accountId)\(origin == .accountToken ? " by its appAccountToken" : "")"
+            case .shared: "shared with account \(accountId) (also held by \(others))"
+            case .transferred: "transferred to account \(accountId) from \(others)"
+            case .refused: "claim by account \(accountId) refused: kept by \(others)"
+            }
+        return "\(change), request \(requestId)"
     }
 }

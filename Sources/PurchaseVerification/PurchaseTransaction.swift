@@ -14,10 +14,13 @@ public struct PurchaseTransaction: Sendable, Equatable {
     /// Set when the store refunded or revoked the transaction.
     public let cancellationDate: Date?
     public let quantity: Int
+    /// The app account the purchase was made for, when the store carries one (Apple's `appAccountToken`, a
+    /// UUID in lowercase).
+    public let accountToken: String?
 
     public init(
         transactionId: String, originalTransactionId: String, productId: String, webOrderLineItemId: String?,
-        purchaseDate: Date?, expiresDate: Date?, cancellationDate: Date?, quantity: Int
+        purchaseDate: Date?, expiresDate: Date?, cancellationDate: Date?, quantity: Int, accountToken: String? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -27,5 +30,6 @@ public struct PurchaseTransaction: Sendable, Equatable {
         self.expiresDate = expiresDate
         self.cancellationDate = cancellationDate
         self.quantity = quantity
+        self.accountToken = accountToken
     }
 }

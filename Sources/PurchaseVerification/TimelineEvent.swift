@@ -7,6 +7,7 @@ public struct TimelineEvent: Sendable, Equatable {
         case refundRequested = "refund requested"
         case refundAnswered = "refund answer"
         case refunded
+        case account
     }
 
     public let at: Date

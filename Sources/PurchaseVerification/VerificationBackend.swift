@@ -45,6 +45,12 @@ public protocol VerificationBackend: Sendable {
     func storeView(of query: SupportQuery, context: RequestContext) throws -> StorePurchases?
     /// The most recent failure to reach the store, with its time, for `/v1/status`. Defaults to nil.
     var lastUpstreamError: String? { get }
+    /// Tells the store module that app account `accountId` now holds the purchase of `transaction` (bound or
+    /// transferred to it; the ledger has recorded it), for a store that keeps the app's account with the
+    /// purchase. Must return at once: calls to the store go to the backend's own thread. Defaults to nothing.
+    func purchaseBound(
+        _ transaction: PurchaseTransaction, environment: String, to accountId: String,
+        context: RequestContext)
 }
 
 @_spi(VerifierBackends)
@@ -66,4 +72,7 @@ extension VerificationBackend {
     }
     public func storeView(of query: SupportQuery, context: RequestContext) throws -> StorePurchases? { nil }
     public var lastUpstreamError: String? { nil }
+    public func purchaseBound(
+        _ transaction: PurchaseTransaction, environment: String, to accountId: String, context: RequestContext
+    ) {}
 }

@@ -5,15 +5,18 @@ import PurchaseLedger
 extension VerificationService {
     /// The caller's entitlement to `productId`, from the credential in `request`: a receipt or signed
     /// transactions are verified and recorded like any verification; a download token is checked here,
-    /// then against the ledger, so a refund recorded after it was issued blocks it. Throws 401
+    /// then against the ledger, so a refund recorded after it was issued blocks it. A request for an app
+    /// account claims the verified purchases for it, as verify does. Throws 401
     /// `receipt_required` without a credential, 403 `not_entitled` when it does not cover the product.
     func entitlement(to productId: String, for request: GatewayRequest, context: RequestContext) throws
         -> VerifiedEntitlement
     {
         let credential = try Credential(contentRequest: request)
+        let account = try accounts?.account(of: request)
         let grant: EntitlementGrant?
         if backends.contains(where: { $0.accepts(credential) }) {
-            let verified = try verify(credential, source: .download, context: context)
+            var verified = try verify(credential, source: .download, context: context)
+            if let account { verified = try bind(verified, to: account, context: context) }
             // The answer is the file, so the request line names only the product: the verification's facts
             // get a line of their own (verify and restore-sync put them on their request line).
             context.logger.info("purchases verified", metadata: verified.logMetadata)

@@ -30,6 +30,7 @@ extension VerificationService {
                 for (key, value) in purchases.logMetadata { logger[metadataKey: key] = value }
                 throw error.answer("the ledger could not record verified transactions", logger: logger)
             }
+            try bindByAccountToken(purchases.transactions, environment: purchases.environment, context: context)
             committed.remember(rows)
         }
         let entitlements = EntitlementRules.entitlements(from: purchases.transactions, catalog: catalog, now: Date())
@@ -63,19 +64,22 @@ extension VerificationService {
             subtype: notification.subtype, reinstates: notification.reinstates,
             batch: LedgerBatch(transactions: rows, source: .notification, requestId: context.requestId),
             consumptionRequest: consumptionRequest)
+        let outcome: NotificationOutcome
         do {
-            let outcome: NotificationOutcome = try ledger.recordNotification(record) ? .recorded : .duplicate
-            if outcome == .recorded, consumptionRequest != nil { consumptionResponder?.wake() }
-            context.logger.info(
-                "notification \(outcome.rawValue)",
-                metadata: [
-                    "type": "\(notification.type)", "environment": "\(notification.environment)",
-                    "uuid": "\(notification.uuid)",
-                ])
-            return outcome
+            outcome = try ledger.recordNotification(record) ? .recorded : .duplicate
         } catch {
             throw error.answer("the ledger could not record a notification", logger: context.logger)
         }
+        if outcome == .recorded, consumptionRequest != nil { consumptionResponder?.wake() }
+        // A repeat binds too: the store retries a notification whose binding failed, and it arrives as one.
+        try bindByAccountToken(notification.transactions, environment: notification.environment, context: context)
+        context.logger.info(
+            "notification \(outcome.rawValue)",
+            metadata: [
+                "type": "\(notification.type)", "environment": "\(notification.environment)",
+                "uuid": "\(notification.uuid)",
+            ])
+        return outcome
     }
 
     /// Records a content grant before any byte goes out.

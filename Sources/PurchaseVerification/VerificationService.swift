@@ -13,27 +13,36 @@ public final class VerificationService: Sendable {
     let tokens: DownloadTokens?
     let catalog: Catalog
     let ledger: any PurchaseLedger
+    /// Set when requests may be for an app account (config `accounts`).
+    let accounts: AccountSettings?
     /// What this service committed, so an answer that brings nothing new costs no write.
     let committed = CommittedTransactions()
     /// Answers consumption requests once started (``startBackgroundWork(runtime:)``).
     let responder = Mutex<ConsumptionResponder?>(nil)
 
-    init(backends: [any VerificationBackend], tokens: DownloadTokens?, catalog: Catalog, ledger: any PurchaseLedger) {
+    init(
+        backends: [any VerificationBackend], tokens: DownloadTokens?, catalog: Catalog, ledger: any PurchaseLedger,
+        accounts: AccountSettings? = nil
+    ) {
         self.backends = backends
         self.tokens = tokens
         self.catalog = catalog
         self.ledger = ledger
+        self.accounts = accounts
     }
 
     static let key = SharedKey<VerificationService>("PurchaseVerification.service")
 
     /// Verifies the credential in `request`'s body (a receipt or signed transactions; 400 without one),
     /// records its transactions as coming from `source`, and answers with the entitlements they give, each
-    /// with a fresh download token when tokens are configured and the product has content.
+    /// with a fresh download token when tokens are configured and the product has content. A request for an
+    /// app account (``AccountSettings``) also claims the purchases for it under the restore policy.
     public func verify(_ request: GatewayRequest, source: LedgerSource, context: RequestContext) throws
         -> VerifiedPurchases
     {
-        let verified = try verify(Credential(verificationRequest: request), source: source, context: context)
+        let account = try accounts?.account(of: request)
+        var verified = try verify(Credential(verificationRequest: request), source: source, context: context)
+        if let account { verified = try bind(verified, to: account, context: context) }
         return verified.issuingTokens(tokens, catalog: catalog)
     }
 

@@ -16,9 +16,26 @@ extension VerifiedPurchases {
         }
     }
 
-    /// The entitlements as API.md shows them; `download_token` and `download_token_expires` only when one
-    /// was issued.
-    public func writeEntitlements(to json: inout JSONWriter) {
+    /// The `account` member (the account's id and the products other accounts keep), when the request was for
+    /// an app account; nothing otherwise. It sorts before every other member of the answer.
+    public func writeAccount(to json: inout JSONWriter) {
+        guard let account else { return }
+        json.key("account")
+        json.object { json in
+            json.key("held_by_other_accounts")
+            json.array(account.heldByOtherAccounts) { json, productId in json.string(productId) }
+            json.member("id", account.accountId)
+        }
+    }
+
+    /// The entitlements as API.md shows them (``Entitlement/write(_:to:)``).
+    public func writeEntitlements(to json: inout JSONWriter) { Entitlement.write(entitlements, to: &json) }
+}
+
+extension Entitlement {
+    /// `entitlements` as API.md shows them; `download_token` and `download_token_expires` only when one was
+    /// issued.
+    public static func write(_ entitlements: [Entitlement], to json: inout JSONWriter) {
         json.array(entitlements) { json, entitlement in
             json.object { json in
                 if let token = entitlement.downloadToken {

@@ -1,3 +1,4 @@
+import Foundation
 import ProductCatalog
 
 extension VerifiedPurchases {
@@ -7,12 +8,17 @@ extension VerifiedPurchases {
         guard let tokens else { return self }
         var copy = self
         for index in copy.entitlements.indices {
-            let entitlement = copy.entitlements[index]
-            guard catalog.product(id: entitlement.productId)?.content != nil else { continue }
-            copy.entitlements[index].downloadToken = tokens.issue(
-                productId: entitlement.productId, originalTransactionId: entitlement.originalTransactionId,
-                environment: environment)
+            copy.entitlements[index].issueToken(tokens, catalog: catalog, environment: environment)
         }
         return copy
+    }
+}
+
+extension Entitlement {
+    /// Gives this entitlement a fresh download token when its product has content.
+    mutating func issueToken(_ tokens: DownloadTokens, catalog: Catalog, environment: String, now: Date = Date()) {
+        guard catalog.product(id: productId)?.content != nil else { return }
+        downloadToken = tokens.issue(
+            productId: productId, originalTransactionId: originalTransactionId, environment: environment, now: now)
     }
 }

@@ -11,6 +11,8 @@ public struct VerifiedPurchases: Sendable {
     public let bundleId: String
     public let transactions: [PurchaseTransaction]
     public internal(set) var entitlements: [Entitlement]
+    /// Set when the request was for an app account (config `accounts`).
+    public internal(set) var account: AccountAnswer?
     /// What recording them changed in the ledger.
     public let recorded: RecordOutcome
     /// The store backend's facts for the log line (such as a receipt digest and whether the verdict was cached).

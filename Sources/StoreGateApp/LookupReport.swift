@@ -12,9 +12,7 @@ enum LookupReport {
         if lookup.histories.isEmpty { lines.append("The ledger holds no purchase for it.") }
         for history in lookup.histories {
             lines.append("")
-            lines.append(
-                "\(history.original.environment) · purchase \(history.original.originalTransactionId) · "
-                    + (history.productId ?? "unknown product"))
+            lines.append(history.heading)
             for event in history.timeline {
                 lines.append(
                     "  \(stamp(event.at))  \(event.kind.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0))  \(event.detail)"
@@ -48,6 +46,7 @@ enum LookupReport {
                 "environment": history.original.environment,
                 "original_transaction_id": history.original.originalTransactionId,
                 "product_id": history.productId ?? NSNull(),
+                "accounts": history.holders,
                 "timeline": history.timeline.map {
                     ["at": stamp($0.at), "event": $0.kind.rawValue, "detail": $0.detail]
                 },

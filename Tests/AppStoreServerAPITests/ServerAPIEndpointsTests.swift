@@ -98,4 +98,35 @@ import Testing
         }
         #expect(failure?.isRejected == true)
     }
+
+    @Test func anAppAccountTokenIsSetOnAPurchaseAndNamedInItsTransactions() async throws {
+        var purchases = ServerAPIClientTests.purchases(2)
+        purchases[1].originalTransactionId = "2000001"
+        let bed = try ServerAPITestbed(transactions: purchases)
+        defer { bed.server.close() }
+        let token = try #require(UUID(uuidString: "7D3F2C1A-0000-4000-8000-000000000042"))
+        try await bed.value {
+            try $0.setAppAccountToken(
+                token, originalTransactionId: "2000001", environment: .production, deadline: .soon, logger: .test)
+        }
+        let call = try #require(bed.serverAPI.calls.last)
+        #expect(call.method == "PUT")
+        #expect(call.path == "/inApps/v1/transactions/2000001/appAccountToken")
+        #expect(call.body == #"{"appAccountToken":"7d3f2c1a-0000-4000-8000-000000000042"}"#)
+        for id in ["2000001", "2000002"] {
+            let info = try await bed.value { try $0.transactionInfo(id, deadline: .soon, logger: .test) }
+            #expect(ServerAPIClientTests.field(info, "appAccountToken") == "7d3f2c1a-0000-4000-8000-000000000042")
+        }
+        // Apple's refusals: a transaction that is not an original one, and one it does not know.
+        let notOriginal = await bed.failure {
+            try $0.setAppAccountToken(
+                token, originalTransactionId: "2000002", environment: .production, deadline: .soon, logger: .test)
+        }
+        #expect(notOriginal?.isRejected == true)
+        let unknown = await bed.failure {
+            try $0.setAppAccountToken(
+                token, originalTransactionId: "2999999", environment: .production, deadline: .soon, logger: .test)
+        }
+        #expect(unknown?.isNotFound == true)
+    }
 }

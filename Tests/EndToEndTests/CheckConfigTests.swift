@@ -84,6 +84,38 @@ extension EndToEnd {
             #expect(process.log.contains("missing.yaml: cannot read the catalog file"))
         }
 
+        @Test func accountSettingsAreChecked() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = """
+                server:
+                  listen: 127.0.0.1:9000
+                routes:
+                  - { path: /v1/entitlements, handler: entitlements }
+                apple:
+                  production_url: http://127.0.0.1:1/verifyReceipt
+                catalog:
+                  file: catalog.yaml
+                content:
+                  root: content
+                accounts:
+                  asserted_by: [signed, cookies]
+                  secret: short
+                  restore_policy: steal
+                  restore_policy_by_type: { non-consumable: lend }
+                """
+            let result = try checkConfig(config, in: folder)
+            #expect(result.status == 1)
+            for expected in [
+                "accounts.asserted_by: lists web-server and/or signed, not \"cookies\"",
+                "accounts.secret: must be at least 16 characters",
+                "accounts.restore_policy: must be one of transfer, keep, share, not \"steal\"",
+                "accounts.restore_policy_by_type.non-consumable: must be one of transfer, keep, share, not \"lend\"",
+            ] {
+                #expect(result.output.contains(expected), "missing \(expected) in:\n\(result.output)")
+            }
+        }
+
         @Test func verificationSettingsAreChecked() throws {
             let folder = try SampleContent.makeFolder()
             defer { try? FileManager.default.removeItem(at: folder) }

@@ -36,6 +36,9 @@ struct GatewaySetup {
     var delivery: String?
     /// The largest file a gateway may write, in bytes (`prlimit --fsize`): a full disk for its ledger.
     var fileSizeLimit: Int?
+    /// When set, the deploy/ site's app-account lines are enabled, and a login service in the same nginx
+    /// answers for these sessions (`X-App-Session` → account id); others get 401, none is anonymous.
+    var nginxAccounts: [String: String]?
 }
 
 /// A real storegate (or the test gateway) behind a real nginx rendered from deploy/nginx/storegate.conf,
@@ -81,7 +84,9 @@ final class Deployment: @unchecked Sendable {
                 upstreams.indices.allSatisfy { FileManager.default.fileExists(atPath: socketPath(of: $0)) }
             }
         }
-        nginx = try Self.launchNginx(folder: folder, port: port, upstreams: upstreams, keepAlive: setup.keepAlive)
+        nginx = try Self.launchNginx(
+            folder: folder, port: port, upstreams: upstreams, keepAlive: setup.keepAlive,
+            accounts: setup.nginxAccounts)
         let up = ManagedProcess.poll(for: .seconds(15)) {
             (try? HTTPClient.request(port: port, path: "/v1/", timeout: .seconds(2)))?.header("X-Request-Id") != nil
         }
@@ -171,9 +176,9 @@ final class Deployment: @unchecked Sendable {
         return try ManagedProcess("/usr/bin/spawn-fcgi", arguments, environment: setup.environment, logFile: log)
     }
 
-    private static func launchNginx(folder: URL, port: Int, upstreams: [String], keepAlive: Bool) throws
-        -> ManagedProcess
-    {
+    private static func launchNginx(
+        folder: URL, port: Int, upstreams: [String], keepAlive: Bool, accounts: [String: String]?
+    ) throws -> ManagedProcess {
         let prefix = folder.appendingPathComponent("nginx")
         try FileManager.default.createDirectory(
             at: prefix.appendingPathComponent("tmp"), withIntermediateDirectories: true)
@@ -195,6 +200,7 @@ final class Deployment: @unchecked Sendable {
                 .filter { !$0.contains("keepalive 16;") && !$0.contains("fastcgi_keep_conn on;") }
                 .joined(separator: "\n")
         }
+        if let accounts { site = try Self.enablingAccounts(site, sessions: accounts) }
         let siteFile = prefix.appendingPathComponent("site.conf")
         try site.write(to: siteFile, atomically: true, encoding: .utf8)
         let main = try String(
@@ -213,6 +219,37 @@ final class Deployment: @unchecked Sendable {
             ["-p", prefix.path, "-c", mainFile.path, "-g", "daemon off;"],
             logFile: prefix.appendingPathComponent("stderr.log")
         )
+    }
+}
+
+extension Deployment {
+    /// The deploy/ site with its app-account lines uncommented, asking a login service added on another port
+    /// that knows `sessions`.
+    static func enablingAccounts(_ site: String, sessions: [String: String]) throws -> String {
+        let loginPort = try FreePort.next()
+        let directives =
+            "auth_request|fastcgi_param STOREGATE_ACCOUNT|location = /_storegate_account|internal;|proxy_|\\}"
+        let enabled = site.replacingOccurrences(
+            of: "\n( *)#( *)(\(directives))", with: "\n$1$2$3", options: .regularExpression
+        )
+        .replacingOccurrences(of: "http://127.0.0.1:9000/session", with: "http://127.0.0.1:\(loginPort)/session")
+        let known = sessions.sorted { $0.key < $1.key }.map { "    \"\($0.key)\" \"\($0.value)\";\n" }.joined()
+        return enabled + """
+
+            map $http_x_app_session $test_session_account {
+                default "";
+            \(known)}
+            server {
+                listen 127.0.0.1:\(loginPort);
+                location = /session {
+                    if ($http_x_app_session = "") { return 204; }
+                    if ($test_session_account = "") { return 401; }
+                    add_header X-Account-Id $test_session_account always;
+                    return 204;
+                }
+            }
+
+            """
     }
 }
 

@@ -22,7 +22,7 @@ extension EndToEnd {
         static func signed(
             _ productId: String, _ transactionId: String, type: String = "Non-Consumable",
             expiresIn days: Double? = nil, revoked: Bool = false, bundleId: String = SampleContent.bundleId,
-            original: String? = nil
+            original: String? = nil, accountToken: String? = nil
         ) throws -> String {
             let now = Date().timeIntervalSince1970 * 1000
             var payload: [String: Any] = [
@@ -36,6 +36,7 @@ extension EndToEnd {
                 payload["webOrderLineItemId"] = "9\(transactionId)"
             }
             if revoked { payload["revocationDate"] = now - 1_000 }
+            if let accountToken { payload["appAccountToken"] = accountToken }
             return try SignedVectors.mint(payload)
         }
 

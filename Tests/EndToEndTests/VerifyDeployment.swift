@@ -32,7 +32,10 @@ final class VerifyDeployment: @unchecked Sendable {
         ledgerURL: String? = nil,
         fileSizeLimit: Int? = nil,
         serverAPIKey: P256.Signing.PrivateKey? = nil,
-        serverAPIBundleId: String = SampleContent.bundleId
+        serverAPIBundleId: String = SampleContent.bundleId,
+        serverAPIExtra: String = "",
+        extra: String = "",
+        nginxAccounts: [String: String]? = nil
     ) throws {
         self.ledgerURL = ledgerURL
         appStore = try AppStoreStandIn(
@@ -44,7 +47,7 @@ final class VerifyDeployment: @unchecked Sendable {
             let urls = appStore.apiURLs
             apple["server_api"] =
                 "{issuer_id: \(AppStoreStandIn.apiIssuer), key_id: \(AppStoreStandIn.apiKeyId), bundle_id: \(serverAPIBundleId), "
-                + "production_url: \"\(urls.production)\", sandbox_url: \"\(urls.sandbox)\", timeout_ms: 2000}"
+                + "production_url: \"\(urls.production)\", sandbox_url: \"\(urls.sandbox)\", timeout_ms: 2000\(serverAPIExtra)}"
             if environment["STOREGATE_APPLE_SERVER_API_KEY"] == nil {
                 environment["STOREGATE_APPLE_SERVER_API_KEY"] = serverAPIKey.pemRepresentation
             }
@@ -55,10 +58,11 @@ final class VerifyDeployment: @unchecked Sendable {
                 ("/v1/catalog", "catalog"), ("/v1/verify", "verify"), ("/v1/status", "status"),
                 ("/v1/entitlement-echo", "entitlement-echo"), ("/v1/restore-sync", "restore-sync"),
                 ("/v1/download", "download"), ("/v1/notifications/apple", "notifications"), ("/v1/metrics", "metrics"),
-                ("/v1/support", "support"),
+                ("/v1/support", "support"), ("/v1/entitlements", "entitlements"),
             ]
         )
-        setup.extra = tokens + (ledgerURL.map { "ledger:\n  url: \"\($0)\"\n" } ?? "")
+        setup.extra = tokens + (ledgerURL.map { "ledger:\n  url: \"\($0)\"\n" } ?? "") + extra
+        setup.nginxAccounts = nginxAccounts
         setup.gateways = gateways
         setup.delivery = delivery
         setup.appStore = appStore

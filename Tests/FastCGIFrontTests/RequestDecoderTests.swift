@@ -29,13 +29,14 @@ import Testing
                 "REQUEST_METHOD=POST", "REQUEST_URI=/v1/verify?debug=1", "QUERY_STRING=debug=1",
                 "CONTENT_LENGTH=12", "CONTENT_TYPE=application/json", "REMOTE_ADDR=192.0.2.7",
                 "HTTP_X_REQUEST_ID=abc", "HTTP_IF_NONE_MATCH=\"v=1\"", "SERVER_SOFTWARE=nginx", "NO_EQUALS_SIGN",
-                "HTTP_NO_EQUALS_SIGN",
+                "HTTP_NO_EQUALS_SIGN", "STOREGATE_ACCOUNTS=no", "STOREGATE_ACCOUNT=42",
             ], body: Array("{\"a\": false}".utf8))
         #expect(request.method == .post)
         #expect(request.path == "/v1/verify")
         #expect(request.query == "debug=1")
         #expect(request.body == .complete(Array("{\"a\": false}".utf8)))
         #expect(request.remoteAddress == "192.0.2.7")
+        #expect(request.webServerAccount == "42")
         #expect(request.header("x-request-id") == "abc")
         #expect(request.header("If-None-Match") == "\"v=1\"")
         #expect(request.header("Content-Type") == "application/json")
@@ -45,8 +46,9 @@ import Testing
     @Test func emptyParametersAreAbsent() {
         let request = request([
             "REQUEST_METHOD=GET", "REQUEST_URI=/v1/catalog", "QUERY_STRING=", "CONTENT_LENGTH=", "CONTENT_TYPE=",
-            "REMOTE_ADDR=",
+            "REMOTE_ADDR=", "STOREGATE_ACCOUNT=", "HTTP_STOREGATE_ACCOUNT=7",
         ])
+        #expect(request.webServerAccount == nil)
         #expect(request.query == "")
         #expect(request.body == .complete([]))
         #expect(request.remoteAddress == nil)

@@ -41,7 +41,8 @@ struct LoadedGateway {
     @Test func theCompiledInRegistryHasTheShippedHandlers() {
         #expect(
             HandlerRegistry.compiledIn.names == [
-                "catalog", "download", "metrics", "notifications", "restore-sync", "status", "support", "verify",
+                "catalog", "download", "entitlements", "metrics", "notifications", "restore-sync", "status", "support",
+                "verify",
             ])
     }
 

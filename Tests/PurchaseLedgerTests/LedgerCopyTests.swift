@@ -33,9 +33,12 @@ import Testing
             BackfillRun(
                 trigger: "command", from: Date(timeIntervalSince1970: 1_700_000_000),
                 to: Date(timeIntervalSince1970: 1_700_086_400), listed: 1, recorded: 1, duplicates: 0, refused: 0))
+        for (account, policy) in [("a", RestorePolicy.keep), ("b", .share), ("c", .transfer)] {
+            _ = try source.claim(AccountBindingConformance.claim(account, "1", policy))
+        }
         let copied = try source.copy(into: target, pageSize: 2)
-        #expect(copied.map(\.read) == [6, 7, 3, 1, 1, 1])
-        #expect(copied.map(\.added) == [6, 7, 3, 1, 1, 1])
+        #expect(copied.map(\.read) == [6, 7, 3, 1, 1, 1, 1, 3])
+        #expect(copied.map(\.added) == [6, 7, 3, 1, 1, 1, 1, 3])
         #expect(try target.notificationsRecordedUntil() == source.notificationsRecordedUntil())
         #expect(try target.counts() == source.counts())
         for (environment, original) in [
@@ -53,7 +56,11 @@ import Testing
         #expect(requests.map(\.state) == [.pending])
 
         // Run again (an interrupted copy resumed): nothing doubles.
-        #expect(try source.copy(into: target).map(\.added) == [0, 0, 0, 0, 0, 0])
+        #expect(try source.copy(into: target).map(\.added) == [0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(try target.holdings(of: "c") == source.holdings(of: "c"))
+        #expect(
+            try target.bindingEvents(environment: "Production", originalTransactionId: "1")
+                == source.bindingEvents(environment: "Production", originalTransactionId: "1"))
         // The copy is a working ledger: known purchases stay known, new grants come after the copied ones.
         #expect(try target.record(Sample.batch([Sample.consumable("5")])) == RecordOutcome(recorded: 0, known: 1))
         let next = Delivery(

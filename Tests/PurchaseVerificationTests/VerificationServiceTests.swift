@@ -267,6 +267,18 @@ private final class WriteCountingLedger: PurchaseLedger {
 
     func notificationsRecordedUntil() throws(LedgerError) -> Date? { try base.notificationsRecordedUntil() }
 
+    func claim(_ claim: AccountClaim) throws(LedgerError) -> ClaimOutcome { try base.claim(claim) }
+
+    func holdings(of accountId: String) throws(LedgerError) -> [StoredPurchase] { try base.holdings(of: accountId) }
+
+    func holders(environment: String, originalTransactionId: String) throws(LedgerError) -> [String] {
+        try base.holders(environment: environment, originalTransactionId: originalTransactionId)
+    }
+
+    func bindingEvents(environment: String, originalTransactionId: String) throws(LedgerError) -> [BindingEvent] {
+        try base.bindingEvents(environment: environment, originalTransactionId: originalTransactionId)
+    }
+
     func counts() throws(LedgerError) -> LedgerCounts { try base.counts() }
 
     func checkHealth() throws(LedgerError) { try base.checkHealth() }

@@ -1,0 +1,28 @@
+import GatewayCore
+import PurchaseVerification
+
+/// `GET /v1/entitlements`: what the asserted app account holds, from the ledger alone (no receipt), with
+/// download tokens: for a web reader, a second platform, or a device that has no receipt. Refunds and
+/// revocations recorded by notifications apply at once. 401 `account_required` without an account.
+public struct EntitlementsHandler: GatewayHandler {
+    public static let name = "entitlements"
+
+    private let service: VerificationService
+
+    public init(settings: HandlerSettings) throws {
+        service = try settings.verificationService()
+    }
+
+    public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+        let held = try service.entitlements(for: request, context: context)
+        var json = JSONWriter()
+        json.object { json in
+            json.member("account_id", held.accountId)
+            json.key("entitlements")
+            Entitlement.write(held.entitlements, to: &json)
+        }
+        var response = GatewayResponse.json(json.bytes, headers: [("Cache-Control", "no-store")])
+        response.logMetadata = ["account": "\(held.accountId)", "entitlements": "\(held.entitlements.count)"]
+        return response
+    }
+}

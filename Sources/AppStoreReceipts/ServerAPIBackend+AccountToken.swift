@@ -1,0 +1,21 @@
+import AppStoreServerAPI
+import Foundation
+import GatewayCore
+@_spi(VerifierBackends) import PurchaseVerification
+
+extension ServerAPIBackend {
+    /// With `apple.server_api.set_app_account_token`, a purchase bound to an account whose id is a UUID gets it
+    /// as its `appAccountToken` unless its transaction already carries it, so Apple's later notifications
+    /// and histories name the account (offer codes, purchases from before the app set tokens).
+    func purchaseBound(
+        _ transaction: PurchaseTransaction, environment: String, to accountId: String, context: RequestContext
+    ) {
+        guard let tokenUpdates, let token = UUID(uuidString: accountId),
+            transaction.accountToken != token.uuidString.lowercased(),
+            let environment = ServerAPIEnvironment(rawValue: environment)
+        else { return }
+        tokenUpdates.set(
+            token, originalTransactionId: transaction.originalTransactionId, environment: environment,
+            logger: context.logger)
+    }
+}
