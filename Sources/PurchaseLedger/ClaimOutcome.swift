@@ -1,0 +1,42 @@
+/// What the ledger made of an ``AccountClaim``.
+public enum ClaimOutcome: Sendable, Equatable {
+    /// The purchase had no account; it is bound to this one.
+    case bound
+    /// This account held it already; nothing changed.
+    case held
+    /// These other accounts hold it too (`share`).
+    case shared(with: [String])
+    /// It moved here from these accounts (`transfer`).
+    case transferred(from: [String])
+    /// These accounts keep it (`keep`); the claim is refused.
+    case heldByOthers([String])
+
+    /// Whether the claiming account holds the purchase now.
+    public var holds: Bool {
+        if case .heldByOthers = self { return false }
+        return true
+    }
+
+    /// The change recorded for it, or nil when nothing changed.
+    public func change(origin: ClaimOrigin) -> BindingChange? {
+        switch self {
+        case .bound: .bound
+        case .held: nil
+        case .shared: .shared
+        case .transferred: .transferred
+        case .heldByOthers: origin == .request ? .refused : nil
+        }
+    }
+
+    /// Settles `claim` against the accounts holding the purchase now.
+    static func settle(_ claim: AccountClaim, holders: [String]) -> ClaimOutcome {
+        if holders.isEmpty { return .bound }
+        if holders.contains(claim.accountId) { return .held }
+        if claim.origin == .accountToken { return .heldByOthers(holders) }
+        switch claim.policy {
+        case .share: return .shared(with: holders)
+        case .transfer: return .transferred(from: holders)
+        case .keep: return .heldByOthers(holders)
+        }
+    }
+}
