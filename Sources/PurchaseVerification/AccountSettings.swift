@@ -12,19 +12,23 @@ public struct AccountSettings: Sendable {
     let policy: RestorePolicy
     let sandboxPolicy: RestorePolicy
     let kindPolicies: [Product.Kind: RestorePolicy]
+    /// Counts claims settled for requests; nil in tests that make settings by hand.
+    let claims: AccountClaimCounters?
 
     /// The header a signed assertion arrives in.
     static let assertionHeader = "X-StoreGate-Account"
 
     init(
         trustsWebServer: Bool, assertions: AccountAssertions?, policy: RestorePolicy,
-        sandboxPolicy: RestorePolicy? = nil, kindPolicies: [Product.Kind: RestorePolicy] = [:]
+        sandboxPolicy: RestorePolicy? = nil, kindPolicies: [Product.Kind: RestorePolicy] = [:],
+        claims: AccountClaimCounters? = nil
     ) {
         self.trustsWebServer = trustsWebServer
         self.assertions = assertions
         self.policy = policy
         self.sandboxPolicy = sandboxPolicy ?? policy
         self.kindPolicies = kindPolicies
+        self.claims = claims
     }
 
     /// The account `request` is for, if something this deployment trusts says so: a signed assertion (401

@@ -34,7 +34,7 @@ extension HandlerSettings {
                 trustsWebServer: sources.contains("web-server"), assertions: assertions, policy: policy,
                 sandboxPolicy: scope.string("sandbox_restore_policy") == nil
                     ? nil : scope.choice("sandbox_restore_policy", default: policy),
-                kindPolicies: kindPolicies)
+                kindPolicies: kindPolicies, claims: AccountClaimCounters(factory: metrics.factory))
         }
     }
 

@@ -19,6 +19,7 @@ extension VerificationService {
                     environment: verified.environment, kind: catalog.product(id: transaction.productId)?.kind),
                 requestId: context.requestId)
             let outcome = try settle(claim, context: context)
+            accounts.claims?.count(outcome)
             if !outcome.holds { keptElsewhere.insert(original) }
             switch outcome {
             case .bound, .transferred:

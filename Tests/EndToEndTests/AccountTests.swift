@@ -116,6 +116,9 @@ extension EndToEnd {
             #expect(try Self.holdings(Self.bob, in: gateway).isEmpty)
             #expect(try gateway.download(SampleContent.issueId, token: token).status == 403)
 
+            let metrics = try gateway.deployment.request("/v1/metrics").text
+            #expect(metrics.contains(#"storegate_account_claims_total{outcome="bound"} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"storegate_account_claims_total{outcome="transferred"} 1"#))
             let page = try gateway.deployment.request("/v1/support?q=\(id)").text
             #expect(page.contains("held by account bob"))
             #expect(page.contains("bound to account alice"))
