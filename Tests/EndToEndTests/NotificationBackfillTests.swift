@@ -89,7 +89,11 @@ extension EndToEnd {
                 (try? gateway.download(SampleContent.issueId, token: token).status) == 403
             }
             #expect(blocked, "\(gateway.logs)")
-            #expect(gateway.logs.contains("notifications backfilled at start"))
+            // The summary is logged once the backfill has finished, a moment after the refund was recorded.
+            let summarized = ManagedProcess.poll(for: .seconds(10)) {
+                gateway.logs.contains("notifications backfilled at start")
+            }
+            #expect(summarized, "\(gateway.logs)")
             #expect(gateway.logs.contains("recorded=1"))
         }
 
