@@ -46,6 +46,25 @@ extension EndToEnd {
             #expect(try gateway.ledgerCounts() == .init(purchases: 1, transactions: 1))
         }
 
+        @Test func aSignedTransactionSavedBeforeARefundNoLongerDownloads() throws {
+            let gateway = try SignedTransactions.gateway()
+            defer { gateway.stop() }
+            let saved = try SignedTransactions.signed(SampleContent.issueId, "710101")
+            let post = {
+                try gateway.deployment.request(
+                    "/v1/download/\(SampleContent.issueId)", method: "POST", body: SignedTransactions.body([saved]))
+            }
+            #expect(SampleContent.sha256(try post().body) == SampleContent.issueSHA256)
+            let refund = try SignedTransactions.signed(SampleContent.issueId, "710101", revoked: true)
+            #expect(try Self.post("REFUND", transaction: refund, to: gateway).status == 200)
+            // Apple's signature on the old transaction still checks out; the ledger knows of the refund.
+            let replayed = try post()
+            #expect(replayed.status == 403, "\(replayed.text)")
+            #expect(replayed.errorCode == "not_entitled")
+            #expect(try Self.post("REFUND_REVERSED", transaction: saved, to: gateway).status == 200)
+            #expect(try post().status == 200)
+        }
+
         @Test func aRenewalExtendsTheSubscriptionInTheLedger() throws {
             let gateway = try SignedTransactions.gateway()
             defer { gateway.stop() }
