@@ -52,14 +52,20 @@ extension ConfigReader {
         }
     }
 
-    /// The choice at `key`, one of `Choice`'s raw values, or `defaultValue` (absent or, reported, unknown).
-    public func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, default defaultValue: Choice) -> Choice
+    /// The choice at `key`, one of `Choice`'s raw values; nil when absent, or unknown (reported).
+    public func choice<Choice: RawRepresentable & CaseIterable>(_ key: String) -> Choice?
     where Choice.RawValue == String {
-        guard let text = string(key) else { return defaultValue }
+        guard let text = string(key) else { return nil }
         if let choice = Choice(rawValue: text) { return choice }
         let choices = Choice.allCases.map(\.rawValue).joined(separator: ", ")
         report(key, "must be one of \(choices), not \"\(text)\"")
-        return defaultValue
+        return nil
+    }
+
+    /// The choice at `key`, or `defaultValue` when it is absent or unknown (reported).
+    public func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, default defaultValue: Choice) -> Choice
+    where Choice.RawValue == String {
+        choice(key) ?? defaultValue
     }
 
     /// The list of strings at `key`; an environment override may be YAML flow (`[a, b]`) or `a,b`.

@@ -12,8 +12,8 @@ enum AccountBindingTable {
         CREATE INDEX account_bindings_by_account ON account_bindings (account_id);
         CREATE TABLE account_binding_events (
             event_id TEXT PRIMARY KEY, environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL,
-            account_id TEXT NOT NULL, change TEXT NOT NULL, origin TEXT NOT NULL, other_accounts TEXT NOT NULL, at_ms \(integer) NOT NULL,
-            request_id TEXT NOT NULL);
+            account_id TEXT NOT NULL, change TEXT NOT NULL, origin TEXT NOT NULL, other_accounts TEXT NOT NULL,
+            at_ms \(integer) NOT NULL, request_id TEXT NOT NULL);
         CREATE INDEX account_binding_events_by_original ON account_binding_events (environment, original_transaction_id);
         """
     }
@@ -32,7 +32,7 @@ enum AccountBindingTable {
         -> [(sql: String, arguments: [String?])]
     {
         guard let change = outcome.change(origin: claim.origin) else { return [] }
-        let at = ConsumptionRequestTable.milliseconds(claim.at)
+        let at = LedgerTime.text(claim.at)
         var writes: [(sql: String, arguments: [String?])] = []
         if case .transferred = outcome {
             writes.append(
@@ -51,17 +51,12 @@ enum AccountBindingTable {
                     ]
                 ))
         }
-        let others: [String] =
-            switch outcome {
-            case .transferred(let others), .shared(let others), .heldByOthers(let others): others
-            default: []
-            }
         writes.append(
             (
                 LedgerTable.accountBindingEvents.insertStatement(placeholder: placeholder),
                 [
                     UUID().uuidString, claim.environment, claim.originalTransactionId, claim.accountId, change.rawValue,
-                    claim.origin.rawValue, others.joined(separator: ","), at, claim.requestId,
+                    claim.origin.rawValue, outcome.otherAccounts.joined(separator: ","), at, claim.requestId,
                 ]
             ))
         return writes
@@ -92,11 +87,11 @@ enum AccountBindingTable {
     static func event(_ row: [String?]) -> BindingEvent? {
         guard row.count == 8, let environment = row[0], let original = row[1], let account = row[2],
             let change = row[3].flatMap(BindingChange.init), let origin = row[4].flatMap(ClaimOrigin.init),
-            let at = row[6].flatMap(Int64.init), let request = row[7]
+            let at = LedgerTime.date(row[6]), let request = row[7]
         else { return nil }
         return BindingEvent(
             environment: environment, originalTransactionId: original, accountId: account, change: change,
             origin: origin, otherAccounts: (row[5] ?? "").split(separator: ",").map(String.init),
-            at: Date(timeIntervalSince1970: Double(at) / 1000), requestId: request)
+            at: at, requestId: request)
     }
 }

@@ -30,9 +30,9 @@ public struct BackfillRun: Sendable, Equatable {
     /// The row of the `backfills` table, in `LedgerTable` column order; its key is made here.
     func row() -> [String?] {
         [
-            UUID().uuidString, trigger, ConsumptionRequestTable.milliseconds(from),
-            ConsumptionRequestTable.milliseconds(to), String(listed), String(recorded), String(duplicates),
-            String(refused), ConsumptionRequestTable.milliseconds(finished),
+            UUID().uuidString, trigger, LedgerTime.text(from),
+            LedgerTime.text(to), String(listed), String(recorded), String(duplicates),
+            String(refused), LedgerTime.text(finished),
         ]
     }
 }
@@ -54,8 +54,5 @@ enum BackfillTable {
             SELECT max(received_ms) AS moment FROM notifications UNION ALL SELECT max(to_ms) FROM backfills) AS moments
         """
 
-    static func date(_ rows: [[String?]]) -> Date? {
-        guard let text = rows.first?.first ?? nil, let milliseconds = Int64(text) else { return nil }
-        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
+    static func date(_ rows: [[String?]]) -> Date? { LedgerTime.date(rows.first?.first ?? nil) }
 }

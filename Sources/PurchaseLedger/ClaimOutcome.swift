@@ -17,6 +17,14 @@ public enum ClaimOutcome: Sendable, Equatable {
         return true
     }
 
+    /// The other accounts involved: those it was shared with, transferred from, or kept by.
+    var otherAccounts: [String] {
+        switch self {
+        case .bound, .held: []
+        case .shared(let others), .transferred(let others), .heldByOthers(let others): others
+        }
+    }
+
     /// The change recorded for it, or nil when nothing changed.
     public func change(origin: ClaimOrigin) -> BindingChange? {
         switch self {

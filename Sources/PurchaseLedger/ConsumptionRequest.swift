@@ -30,7 +30,7 @@ public struct ConsumptionRequest: Sendable, Equatable {
 
     /// The row of the `consumption_requests` table as first recorded, in `LedgerTable` column order.
     func row() -> [String?] {
-        let requested = ConsumptionRequestTable.milliseconds(requestedAt)
+        let requested = LedgerTime.text(requestedAt)
         return [
             notificationUUID, environment, transactionId, originalTransactionId, productId, requested,
             ConsumptionRequestState.pending.rawValue, "0", requested, nil, nil, nil, nil,

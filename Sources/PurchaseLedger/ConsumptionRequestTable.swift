@@ -70,21 +70,17 @@ enum ConsumptionRequestTable {
         """
     }
 
-    static func milliseconds(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
-
     /// A row selected as text, in `selected` order.
     static func stored(_ row: [String?]) -> StoredConsumptionRequest? {
         guard row.count == 11, let uuid = row[0], let environment = row[1], let transactionId = row[2],
-            let original = row[3], let productId = row[4], let requested = row[5].flatMap(Int64.init),
+            let original = row[3], let productId = row[4], let requested = LedgerTime.date(row[5]),
             let attempts = row[6].flatMap(Int.init), let state = row[7].flatMap(ConsumptionRequestState.init)
         else { return nil }
         return StoredConsumptionRequest(
             request: ConsumptionRequest(
                 notificationUUID: uuid, environment: environment, transactionId: transactionId,
-                originalTransactionId: original, productId: productId, requestedAt: date(requested),
+                originalTransactionId: original, productId: productId, requestedAt: requested,
                 attempts: attempts),
-            state: state, settledAt: row[8].flatMap(Int64.init).map(date), answer: row[9], outcome: row[10])
+            state: state, settledAt: LedgerTime.date(row[8]), answer: row[9], outcome: row[10])
     }
-
-    private static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }

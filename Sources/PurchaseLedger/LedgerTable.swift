@@ -49,8 +49,7 @@ public enum LedgerTable: String, Sendable, CaseIterable {
         case .accountBindingEvents:
             return [
                 "event_id", "environment", "original_transaction_id", "account_id", "change", "origin",
-                "other_accounts",
-                "at_ms", "request_id",
+                "other_accounts", "at_ms", "request_id",
             ]
         }
     }

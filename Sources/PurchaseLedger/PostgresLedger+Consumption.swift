@@ -4,7 +4,7 @@ extension PostgresLedger {
     public func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
         -> [ConsumptionRequest]
     {
-        let (at, until) = (ConsumptionRequestTable.milliseconds(now), ConsumptionRequestTable.milliseconds(now + lease))
+        let (at, until) = (LedgerTime.text(now), LedgerTime.text(now + lease))
         return try pool.withConnection { connection throws(LedgerError) in
             let due = try connection.execute(ConsumptionRequestTable.due { "$\($0)" }, [at, String(limit)])
             var claimed: [ConsumptionRequest] = []
@@ -24,7 +24,7 @@ extension PostgresLedger {
             !(try connection.execute(
                 ConsumptionRequestTable.settle { "$\($0)" },
                 [
-                    notificationUUID, state.rawValue, answer, outcome, ConsumptionRequestTable.milliseconds(at),
+                    notificationUUID, state.rawValue, answer, outcome, LedgerTime.text(at),
                     answer == nil ? "0" : "1",
                 ])).isEmpty
         }
@@ -36,7 +36,7 @@ extension PostgresLedger {
         try pool.withConnection { connection throws(LedgerError) in
             try connection.execute(
                 ConsumptionRequestTable.deferral { "$\($0)" },
-                [notificationUUID, ConsumptionRequestTable.milliseconds(nextAttempt), outcome])
+                [notificationUUID, LedgerTime.text(nextAttempt), outcome])
         }
     }
 

@@ -76,7 +76,8 @@ public final class PostgresLedger: PurchaseLedger {
             ).map { row in
                 Delivery(
                     environment: row[0] ?? "", productId: row[1] ?? "", originalTransactionId: row[2] ?? "",
-                    contentSHA256: row[3] ?? "", requestId: row[4] ?? "", deliveredAt: Self.date(row[5]) ?? Date())
+                    contentSHA256: row[3] ?? "", requestId: row[4] ?? "", deliveredAt: LedgerTime.date(row[5]) ?? Date()
+                )
             }
         }
     }
@@ -122,8 +123,4 @@ public final class PostgresLedger: PurchaseLedger {
     }
 
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-
-    static func date(_ text: String?) -> Date? {
-        text.flatMap(Int64.init).map { Date(timeIntervalSince1970: Double($0) / 1000) }
-    }
 }

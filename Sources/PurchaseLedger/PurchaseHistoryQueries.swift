@@ -45,23 +45,20 @@ enum PurchaseHistoryQueries {
     }
 
     static func transaction(_ row: [String?]) -> StoredTransaction? {
-        guard row.count == 8, let id = row[0], let product = row[1], let firstSeen = date(row[5]),
+        guard row.count == 8, let id = row[0], let product = row[1], let firstSeen = LedgerTime.date(row[5]),
             let requestId = row[7]
         else { return nil }
         return StoredTransaction(
-            transactionId: id, productId: product, purchaseDate: date(row[2]), expiresDate: date(row[3]),
-            cancellationDate: date(row[4]), firstSeen: firstSeen,
+            transactionId: id, productId: product, purchaseDate: LedgerTime.date(row[2]),
+            expiresDate: LedgerTime.date(row[3]),
+            cancellationDate: LedgerTime.date(row[4]), firstSeen: firstSeen,
             source: row[6].flatMap(LedgerSource.init(rawValue:)) ?? .verify, requestId: requestId)
     }
 
     static func notification(_ row: [String?]) -> StoredNotification? {
-        guard row.count == 5, let uuid = row[0], let type = row[1], let received = date(row[3]),
+        guard row.count == 5, let uuid = row[0], let type = row[1], let received = LedgerTime.date(row[3]),
             let requestId = row[4]
         else { return nil }
         return StoredNotification(uuid: uuid, type: type, subtype: row[2], received: received, requestId: requestId)
-    }
-
-    private static func date(_ text: String?) -> Date? {
-        text.flatMap(Int64.init).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 }

@@ -5,7 +5,7 @@ extension SQLiteLedger {
     public func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
         -> [ConsumptionRequest]
     {
-        let (at, until) = (ConsumptionRequestTable.milliseconds(now), ConsumptionRequestTable.milliseconds(now + lease))
+        let (at, until) = (LedgerTime.text(now), LedgerTime.text(now + lease))
         return try guarded {
             try pool.write { db in
                 let due = try String.fetchAll(
@@ -26,7 +26,7 @@ extension SQLiteLedger {
                 try Row.fetchOne(
                     db, sql: ConsumptionRequestTable.settle { "?\($0)" },
                     arguments: [
-                        notificationUUID, state.rawValue, answer, outcome, ConsumptionRequestTable.milliseconds(at),
+                        notificationUUID, state.rawValue, answer, outcome, LedgerTime.text(at),
                         answer == nil ? 0 : 1,
                     ]) != nil
             }
@@ -40,7 +40,7 @@ extension SQLiteLedger {
             try pool.write { db in
                 try db.execute(
                     sql: ConsumptionRequestTable.deferral { "?\($0)" },
-                    arguments: [notificationUUID, ConsumptionRequestTable.milliseconds(nextAttempt), outcome])
+                    arguments: [notificationUUID, LedgerTime.text(nextAttempt), outcome])
             }
         }
     }

@@ -1,5 +1,4 @@
 import struct Foundation.Date
-import struct Foundation.TimeInterval
 
 /// A purchase as the ledger holds it.
 public struct StoredPurchase: Sendable, Equatable {
@@ -52,9 +51,7 @@ extension StoredPurchase {
 
     /// A purchase from its ``columns`` read as text.
     init(texts row: [String?]) {
-        func date(_ text: String?) -> Date? {
-            text.flatMap(Int64.init).map { Date(timeIntervalSince1970: Double($0) / 1000) }
-        }
+        let date = LedgerTime.date
         self.init(
             environment: row[0] ?? "", purchaseKey: PurchaseKey(rawValue: row[1] ?? ""), productId: row[2] ?? "",
             originalTransactionId: row[3] ?? "", latestTransactionId: row[4] ?? "", expiresDate: date(row[5]),

@@ -27,14 +27,11 @@ extension HandlerSettings {
             let policy = scope.choice("restore_policy", default: RestorePolicy.transfer)
             let byType = scope.scoped("restore_policy_by_type")
             var kindPolicies: [Product.Kind: RestorePolicy] = [:]
-            for kind in Product.Kind.allCases where byType.string(kind.rawValue) != nil {
-                kindPolicies[kind] = byType.choice(kind.rawValue, default: policy)
-            }
+            for kind in Product.Kind.allCases { kindPolicies[kind] = byType.choice(kind.rawValue) }
             return AccountSettings(
                 trustsWebServer: sources.contains("web-server"), assertions: assertions, policy: policy,
-                sandboxPolicy: scope.string("sandbox_restore_policy") == nil
-                    ? nil : scope.choice("sandbox_restore_policy", default: policy),
-                kindPolicies: kindPolicies, claims: AccountClaimCounters(factory: metrics.factory))
+                sandboxPolicy: scope.choice("sandbox_restore_policy"), kindPolicies: kindPolicies,
+                claims: AccountClaimCounters(factory: metrics.factory))
         }
     }
 

@@ -14,7 +14,7 @@ extension EndToEnd {
         static let (alice, bob) = ("alice", "bob")
 
         static func gateway(
-            policy: String, gateways: Int = 1, sessions: [String: String]? = nil,
+            policy: String, more: [String] = [], gateways: Int = 1, sessions: [String: String]? = nil,
             serverAPIKey: P256.Signing.PrivateKey? = nil, serverAPIExtra: String = ""
         ) throws -> VerifyDeployment {
             try VerifyDeployment(
@@ -25,7 +25,7 @@ extension EndToEnd {
                       asserted_by: [web-server, signed]
                       secret: \(secret)
                       restore_policy: \(policy)
-
+                    \(more.map { "  \($0)\n" }.joined())
                     """,
                 nginxAccounts: sessions)
         }
