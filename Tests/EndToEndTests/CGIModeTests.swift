@@ -77,6 +77,19 @@ extension EndToEnd {
             #expect(SampleContent.sha256(whole.body) == SampleContent.issueSHA256)
         }
 
+        @Test func theWebServersAccountArrivesInTheEnvironment() throws {
+            var setup = GatewaySetup(routes: [("/v1/entitlements", "entitlements")])
+            setup.extra =
+                "apple:\n  bundle_ids: [\(SampleContent.bundleId)]\naccounts:\n  asserted_by: [web-server]\n"
+            let (folder, config) = try SampleContent.makeFolder(config: "cgi.yaml", setup)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let named = try cgi(config: config, uri: "/v1/entitlements", headers: ["STOREGATE_ACCOUNT": "reader-7"])
+            #expect(named.head.first == "Status: 200 OK", "\(named.head) \(named.stderr)")
+            #expect(String(decoding: named.body, as: UTF8.self) == #"{"account_id":"reader-7","entitlements":[]}"#)
+            let anonymous = try cgi(config: config, uri: "/v1/entitlements", headers: ["HTTP_STOREGATE_ACCOUNT": "7"])
+            #expect(anonymous.head.first == "Status: 401 Unauthorized", "\(anonymous.head)")
+        }
+
         @Test func answersLikeFastCGIByteForByte() throws {
             let deployment = try Deployment()
             defer { deployment.stop() }
