@@ -5,8 +5,9 @@ extension GatewayApplication {
     public var metrics: GatewayMetrics { runtime.metrics }
 
     /// Writes the request's log line when `log.requests` is on or it took longer than `log.slow_request_ms`:
-    /// straight through the process's line handler (the answer's fields merged in key order), else through
-    /// the logger with the answer's fields as metadata. Both carry the fields of ``RequestLineFields``.
+    /// straight to the process's line handler's output (the answer's fields merged in key order; gathered
+    /// with other request lines, but a slow request's warning goes out at once), else through the logger with
+    /// the answer's fields as metadata. Both carry the fields of ``RequestLineFields``.
     func log(_ exchange: Exchange, response: GatewayResponse, route: String, nanoseconds: Int) {
         let slow = nanoseconds >= log.slowNanoseconds
         guard slow || log.requests else { return }
@@ -14,7 +15,7 @@ extension GatewayApplication {
         let fields = RequestLineFields(
             exchange: exchange, route: route, status: response.status, nanoseconds: nanoseconds)
         // The level alone is read: copying the handler out costs reference counts on every request.
-        guard let linesLevel = runtime.lines?.logLevel else {
+        guard let linesLevel = runtime.lines?.logLevel, let output = runtime.linesOutput else {
             var metadata = response.logMetadata
             fields.add(to: &metadata)
             return runtime.logger.log(level: level, slow ? "slow request" : "request", metadata: metadata)
@@ -28,11 +29,11 @@ extension GatewayApplication {
             if response.logMetadata.isEmpty {
                 var line = line
                 fields.add(to: &line)
-                line.write()
+                line.write(to: output, gathered: !slow)
             } else {
                 var merged = MergedLineFields(line, answerFields: response.logMetadata)
                 fields.add(to: &merged)
-                merged.finished().write()
+                merged.finished().write(to: output, gathered: !slow)
             }
         }
     }

@@ -11,6 +11,8 @@ public struct GatewayRuntime: Sendable {
     /// `logger`'s handler when it is a ``LineLogHandler`` with no fields of its own: request lines are then
     /// written through it directly, without swift-log's metadata dictionaries.
     let lines: LineLogHandler?
+    /// Where `lines` writes, read once here: request lines go straight to it.
+    let linesOutput: LogOutput?
 
     public init(
         stats: GatewayStats,
@@ -25,5 +27,6 @@ public struct GatewayRuntime: Sendable {
         self.logControl = logControl
         self.requestIds = requestIds
         lines = (logger.handler as? LineLogHandler).flatMap { $0.addsNoFields ? $0 : nil }
+        linesOutput = lines?.output
     }
 }

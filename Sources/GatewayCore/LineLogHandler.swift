@@ -1,7 +1,7 @@
 import Logging
 
-/// Writes each event as one logfmt line on standard error, in a single `write`, so lines from many
-/// workers never interleave and journald or any log shipper can split them into fields:
+/// Writes each event as one logfmt line to its ``LogControl``'s output (standard error), whole, so lines from
+/// many workers never interleave and journald or any log shipper can split them into fields:
 ///
 ///     ts=2026-11-22T21:40:00.123Z level=info msg=request request-id=6f1c route=/v1/verify status=200
 ///
@@ -31,19 +31,13 @@ public struct LineLogHandler: LogHandler {
         for (key, value) in LogLine.fields(metadata, metadataProvider?.get(), event.metadata) {
             line.add(key, value.description)
         }
-        line.write()
+        line.write(to: control.output)
     }
 
-    /// Whether an event written by ``writeLine(level:message:fields:)`` would carry exactly the fields given:
+    /// Whether an event written through ``output`` would carry exactly the fields the request line gives it:
     /// this handler adds no metadata of its own.
     var addsNoFields: Bool { metadata.isEmpty && metadataProvider == nil }
 
-    /// Writes a line with `fields` already in key order, skipping swift-log's metadata dictionaries: the
-    /// request log's path, which runs for every request. Same bytes as ``log(event:)`` for the same fields.
-    func writeLine(level: Logger.Level, message: String, fields: (inout LogLine) -> Void) {
-        guard level >= logLevel else { return }
-        var line = LogLine(level: level, message: message)
-        fields(&line)
-        line.write()
-    }
+    /// Where this handler writes; the request line is written there directly.
+    var output: LogOutput { control.output }
 }

@@ -2,12 +2,15 @@ import Logging
 import Synchronization
 
 /// The process's log level, which a config load sets (`log.level`) and every ``LineLogHandler`` reads on
-/// each call, so a reload changes what loggers made before it print.
+/// each call, so a reload changes what loggers made before it print; and where their lines go.
 public final class LogControl: Sendable {
     private let rawLevel: Atomic<Int>
+    /// Where every ``LineLogHandler`` sharing this control writes (`log.flush_ms` sets how).
+    public let output: LogOutput
 
-    public init(level: Logger.Level = .info) {
+    public init(level: Logger.Level = .info, output: LogOutput = LogOutput()) {
         rawLevel = Atomic(Self.levels.firstIndex(of: level)!)
+        self.output = output
     }
 
     /// The least severe level printed.

@@ -5,8 +5,8 @@ import Logging
 #endif
 
 /// One logfmt line as bytes: `ts=… level=… msg=…`, then `key=value` fields in the order they are added, then
-/// written to standard error in one `write`, so lines from many workers never interleave. Built in place in
-/// its own buffer, not by string interpolation: with request lines on, one is written for every request.
+/// handed whole to a ``LogOutput``, so lines from many workers never interleave. Built in place in its own
+/// buffer, not by string interpolation: with request lines on, one is written for every request.
 struct LogLine: ~Copyable, LogFields {
     private var buffer: TextBuffer
 
@@ -59,22 +59,10 @@ struct LogLine: ~Copyable, LogFields {
     /// The line so far, as text.
     var text: String { buffer.withBytes { String(decoding: $0, as: UTF8.self) } }
 
-    /// Ends the line and writes it whole to standard error.
-    consuming func write() {
+    /// Ends the line and writes it whole to `output`, gathered with others when `gathered` (request lines).
+    consuming func write(to output: LogOutput, gathered: Bool = false) {
         buffer.append("\n")
-        buffer.withBytes { line in
-            var offset = 0
-            while offset < line.count {
-                let written = Glibc.write(2, line.baseAddress! + offset, line.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return  // nowhere to report a failure to log
-                }
-            }
-        }
+        buffer.withBytes { output.write($0, gathered: gathered) }
     }
 
     /// Appends the value as is when it is one plain word, else quoted and escaped, so a value can never

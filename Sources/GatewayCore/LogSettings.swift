@@ -12,11 +12,15 @@ public struct LogSettings: Sendable, Equatable {
     public var slowRequest: Duration? { didSet { slowNanoseconds = Self.nanoseconds(slowRequest) } }
     /// `slowRequest` as the request path compares it, worked out once.
     private(set) var slowNanoseconds: Int
+    /// How long a serving process lets request lines gather before writing them in one go (`flush_ms`,
+    /// default 5; 0 writes each line as it is made). Any other line is written at once, after them.
+    public var flushInterval: Duration?
 
-    public init(level: Logger.Level, requests: Bool, slowRequest: Duration?) {
+    public init(level: Logger.Level, requests: Bool, slowRequest: Duration?, flushInterval: Duration? = nil) {
         self.level = level
         self.requests = requests
         self.slowRequest = slowRequest
+        self.flushInterval = flushInterval
         slowNanoseconds = Self.nanoseconds(slowRequest)
     }
 
@@ -34,5 +38,7 @@ public struct LogSettings: Sendable, Equatable {
         let slowMilliseconds = reader.int("slow_request_ms", default: 1000, in: 0...3_600_000)
         slowRequest = slowMilliseconds > 0 ? .milliseconds(slowMilliseconds) : nil
         slowNanoseconds = Self.nanoseconds(slowRequest)
+        let flushMilliseconds = reader.int("flush_ms", default: 5, in: 0...60_000)
+        flushInterval = flushMilliseconds > 0 ? .milliseconds(flushMilliseconds) : nil
     }
 }

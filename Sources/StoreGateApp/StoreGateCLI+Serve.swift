@@ -20,7 +20,7 @@ extension StoreGateCLI {
         let server: FastCGIServer
         do {
             let application = try load(configFile, runtime: runtime)
-            logControl.level = application.log.level
+            apply(application.log)
             warnUnused(application)
             let settings = application.server
             let socket = try ListeningSocket.open(
@@ -55,6 +55,7 @@ extension StoreGateCLI {
                 } else {
                     logger.warning("stopped with requests still running after server.shutdown_grace_s")
                 }
+                logControl.output.gather(every: nil)
                 return 0
             default:
                 continue
@@ -68,13 +69,19 @@ extension StoreGateCLI {
             server.application.verificationService?.stopBackgroundWork()
             server.reload(application)
             application.verificationService?.startBackgroundWork(runtime: runtime)
-            logControl.level = application.log.level
+            apply(application.log)
             warnUnused(application)
             logger.info("reloaded", metadata: ["config": "\(configFile)"])
         } catch {
             for problem in error.problems { logger.error("reload refused: \(problem)") }
             logger.error("reload refused; still serving the previous config")
         }
+    }
+
+    /// A serving process gathers its request lines (`log.flush_ms`); the level applies to every logger.
+    private func apply(_ settings: LogSettings) {
+        logControl.level = settings.level
+        logControl.output.gather(every: settings.flushInterval)
     }
 
     private func warnUnused(_ application: GatewayApplication) {

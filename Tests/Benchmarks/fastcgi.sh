@@ -78,8 +78,12 @@ curl -fs http://127.0.0.1:18080/v1/catalog | cmp - "$run/catalog.json" || { echo
 curl -fs http://127.0.0.1:18080/hello | cmp -s - "$run/catalog.json" || { echo "C reference mismatch"; exit 1; }
 
 echo "measuring: $rounds rounds of ${seconds}s per target, $connections connections, nginx 1 worker, $workers backend threads" >&2
-targets=(static:18080/static c:18080/hello sg:18080/v1/catalog c_kept:18081/hello sg_kept:18081/v1/catalog)
+# Odd rounds measure C first, even rounds storegate first, so a machine that slows down (or speeds up) during
+# the run does not favour whichever side comes first.
+forward=(static:18080/static c:18080/hello sg:18080/v1/catalog c_kept:18081/hello sg_kept:18081/v1/catalog)
+backward=(static:18080/static sg:18080/v1/catalog c:18080/hello sg_kept:18081/v1/catalog c_kept:18081/hello)
 for round in $(seq "$rounds"); do
+    if ((round % 2)); then targets=("${forward[@]}"); else targets=("${backward[@]}"); fi
     for target in "${targets[@]}"; do
         measure "http://127.0.0.1:${target#*:}" >>"$run/samples.${target%%:*}"
     done

@@ -91,7 +91,7 @@ extension EndToEnd {
             #expect(back.status == 200, "\(back.text)")
             #expect(try Self.holdings(Self.alice, in: gateway) == [SampleContent.issueId])
             #expect(try Self.holdings(Self.bob, in: gateway) == (policy == "share" ? [SampleContent.issueId] : []))
-            #expect(gateway.logs.contains("account=\(Self.bob)"))
+            #expect(try gateway.logs(through: back).contains("account=\(Self.bob)"))
             // Without an account nothing changes: today's answer, no account member.
             let anonymous = try Self.post("verify", [issue], as: nil, to: gateway)
             #expect(anonymous.status == 200, "\(anonymous.text)")
@@ -150,7 +150,7 @@ extension EndToEnd {
                 "/v1/entitlements", headers: [("Storegate-Account", Self.alice), ("STOREGATE_ACCOUNT", Self.alice)])
             #expect(spoofed.status == 401, "\(spoofed.text)")
             #expect(spoofed.errorCode == "account_required")
-            let logs = gateway.logs
+            let logs = try gateway.logs(through: spoofed)
             #expect(!logs.contains(Self.secret))
             #expect(!refusals.contains { !$0.1.isEmpty && logs.contains($0.1) })
         }

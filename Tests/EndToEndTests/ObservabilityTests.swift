@@ -100,6 +100,36 @@ extension EndToEnd {
             #expect(!gateway.logs.contains(try #require(answer.downloadToken(for: SampleContent.issueId))))
         }
 
+        /// Request lines wait `log.flush_ms` to be written together (a minute here, so nothing goes out on
+        /// its own): sixteen clients at once still get one whole line per request, and a stopping gateway
+        /// writes what it gathered before its last line.
+        @Test func gatheredRequestLinesAreWholeAndAStoppingGatewayWritesThem() throws {
+            let deployment = try Deployment(GatewaySetup(environment: ["STOREGATE_LOG_FLUSH_MS": "60000"]))
+            defer { deployment.stop() }
+            let ids = concurrently(16) { _ in
+                (0..<10).compactMap { _ in try? deployment.request("/v1/catalog").header("X-Request-Id") }
+            }.flatMap { $0 }
+            #expect(ids.count == 160)
+            #expect(!deployment.gateway.log.contains("msg=request"), "written before the interval")
+            deployment.gateway.signal(SIGTERM)
+            #expect(deployment.gateway.waitForExit(within: .seconds(10)) == 0)
+            let lines = deployment.gateway.log.split(separator: "\n")
+            let requestLines = lines.filter { $0.contains("msg=request ") }
+            // The readiness probe's request is there too.
+            #expect(requestLines.count == 161)
+            let broken = requestLines.filter {
+                !$0.hasPrefix("ts=") || $0.split(separator: " ").last?.hasPrefix("status=") != true
+            }
+            #expect(broken.isEmpty, "\(broken)")
+            for id in ids {
+                let matching = requestLines.filter { $0.contains(" request-id=\(id) ") }
+                #expect(matching.count == 1 && matching[0].hasSuffix(" route=/v1/catalog status=200"), "\(matching)")
+            }
+            let lastRequest = try #require(lines.lastIndex { $0.contains("msg=request ") })
+            let stopped = try #require(lines.lastIndex { $0.contains("msg=stopped") }, "\(lines.suffix(3))")
+            #expect(lastRequest < stopped)
+        }
+
         @Test func slowRequestsAreLoggedEvenWithRequestLinesAndInfoOff() throws {
             let gateway = try VerifyDeployment(environment: [
                 "STOREGATE_LOG_REQUESTS": "false", "STOREGATE_LOG_SLOW_REQUEST_MS": "300",

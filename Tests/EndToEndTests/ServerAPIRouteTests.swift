@@ -118,7 +118,7 @@ extension EndToEnd {
             #expect(refused.status == 502)
             #expect(refused.errorCode == "upstream_misconfigured")
             #expect(try gateway.appStore.apiCalls().map { $0["authorized"] as? Bool } == [false])
-            let logs = gateway.logs
+            let logs = try gateway.logs(through: refused)
             #expect(logs.contains("401"))
             #expect(!logs.contains("eyJ"))
             for line in wrongKey.pemRepresentation.split(separator: "\n") where !line.hasPrefix("-----") {

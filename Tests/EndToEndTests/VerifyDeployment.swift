@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PurchaseLedger
+import Testing
 
 /// A deployment of the test gateway with verify, status and an App Store content route, against its own
 /// App Store stand-in, with a ledger the test can read.
@@ -118,6 +119,17 @@ final class VerifyDeployment: @unchecked Sendable {
     {
         try deployment.request(
             "/v1/download/\(product)", method: method, headers: [("Authorization", "Bearer \(token)")] + headers)
+    }
+
+    /// Everything logged once the request line of `answer` is out: request lines wait a few milliseconds
+    /// to be written together (`log.flush_ms`), and lines are written in order, so the lines of every
+    /// request answered before it are there too.
+    func logs(through answer: HTTPResponse) throws -> String {
+        let id = try #require(answer.header("X-Request-Id"))
+        #expect(
+            ManagedProcess.poll(for: .seconds(5)) { logs.contains("msg=request ") && logs.contains("request-id=\(id)") }
+        )
+        return logs
     }
 
     /// Everything the gateway and nginx logged.

@@ -101,10 +101,13 @@ import Testing
     @Test func logSettingsHaveDefaultsAndNameBadLevels() throws {
         let (defaults, none) = try Self.settings("log: {}\n")
         #expect(none.isEmpty)
-        #expect(defaults == LogSettings(level: .info, requests: true, slowRequest: .seconds(1)))
-        let (quiet, _) = try Self.settings("log: { level: warning, requests: false, slow_request_ms: 0 }\n")
-        #expect(quiet == LogSettings(level: .warning, requests: false, slowRequest: nil))
-        let (_, problems) = try Self.settings("log: { level: loud }\n")
-        #expect(problems.map(\.keyPath) == ["log.level"])
+        #expect(
+            defaults
+                == LogSettings(level: .info, requests: true, slowRequest: .seconds(1), flushInterval: .milliseconds(5)))
+        let (quiet, _) = try Self.settings(
+            "log: { level: warning, requests: false, slow_request_ms: 0, flush_ms: 0 }\n")
+        #expect(quiet == LogSettings(level: .warning, requests: false, slowRequest: nil, flushInterval: nil))
+        let (_, problems) = try Self.settings("log: { level: loud, flush_ms: 60001 }\n")
+        #expect(problems.map(\.keyPath) == ["log.level", "log.flush_ms"])
     }
 }
