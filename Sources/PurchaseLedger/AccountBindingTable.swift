@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The `account_bindings` and `account_binding_events` tables' SQL, the same in both stores but for
 /// placeholders (`?n` or `$n`), and the writes that settle a claim.
@@ -55,11 +56,21 @@ enum AccountBindingTable {
             (
                 LedgerTable.accountBindingEvents.insertStatement(placeholder: placeholder),
                 [
-                    UUID().uuidString, claim.environment, claim.originalTransactionId, claim.accountId, change.rawValue,
+                    eventId(at: at), claim.environment, claim.originalTransactionId, claim.accountId, change.rawValue,
                     claim.origin.rawValue, outcome.otherAccounts.joined(separator: ","), at, claim.requestId,
                 ]
             ))
         return writes
+    }
+
+    /// Events are listed by time, then by id: an id starts with the time and this process's count of events,
+    /// so two claims on one purchase in the same millisecond are listed in the order they were settled.
+    private static let eventCount = Atomic<Int>(0)
+
+    static func eventId(at milliseconds: String) -> String {
+        let count = String(eventCount.add(1, ordering: .relaxed).newValue)
+        let padded = { (text: String, width: Int) in String(repeating: "0", count: max(0, width - text.count)) + text }
+        return "\(padded(milliseconds, 15))-\(padded(count, 19))-\(UUID().uuidString)"
     }
 
     /// The purchases account 1 holds, in every environment, newest period first within each.
