@@ -65,7 +65,8 @@ enum ServerAPIAnswer {
         }
         // Seconds from now are small; Apple's UNIX milliseconds are far past 10^11.
         guard value > 100_000_000_000 else { return .seconds(min(value, 86_400)) }
-        let milliseconds = value - Int64(now.timeIntervalSince1970 * 1000)
+        // Rounded as Apple's milliseconds are, so a pause never comes out a millisecond longer than asked.
+        let milliseconds = value - Int64((now.timeIntervalSince1970 * 1000).rounded())
         return .milliseconds(min(max(milliseconds, 0), 86_400_000))
     }
 
