@@ -80,11 +80,6 @@ public final class LogOutput: @unchecked Sendable {
         }
     }
 
-    /// Writes what is gathered now.
-    public func flush() {
-        locked { writePending() }
-    }
-
     /// The gathering thread: asleep until a line is gathered, then writes the batch one interval later.
     private func runFlusher() {
         locked {

@@ -23,7 +23,7 @@ extension PostgresLedger {
         }
         let transactions = Dictionary(batch.transactions.map { ($0.transactionId, $0) }) { _, later in later }.values
             .sorted { ($0.environment, $0.transactionId) < ($1.environment, $1.transactionId) }
-        let now = String(milliseconds(batch.recordedAt))
+        let now = LedgerTime.text(batch.recordedAt)
         return stride(from: 0, to: max(purchases.count, transactions.count), by: chunkSize).map { start in
             let purchaseRows = purchases.dropFirst(start).prefix(chunkSize).map {
                 purchaseRow($0, batch: batch, now: now)
@@ -111,5 +111,5 @@ extension PostgresLedger {
         }.joined(separator: ", ")
     }
 
-    private static func text(_ date: Date?) -> String? { date.map { String(milliseconds($0)) } }
+    private static func text(_ date: Date?) -> String? { date.map(LedgerTime.text) }
 }

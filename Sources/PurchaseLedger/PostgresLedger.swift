@@ -33,7 +33,7 @@ public final class PostgresLedger: PurchaseLedger {
 
     public func recordNotification(_ notification: LedgerNotification) throws(LedgerError) -> Bool {
         let statements = Self.recordStatements(purchases: notification.batch.purchases, batch: notification.batch)
-        let row = notification.row(receivedMilliseconds: Self.milliseconds(notification.batch.recordedAt))
+        let row = notification.row(receivedMilliseconds: LedgerTime.milliseconds(notification.batch.recordedAt))
         return try pool.withConnection { connection throws(LedgerError) in
             try Self.inTransaction(connection) { () throws(LedgerError) in
                 let insert = LedgerTable.notifications.insertStatement { "$\($0)" } + " RETURNING 1"
@@ -59,7 +59,7 @@ public final class PostgresLedger: PurchaseLedger {
                 """,
                 [
                     delivery.environment, delivery.productId, delivery.originalTransactionId, delivery.contentSHA256,
-                    delivery.requestId, String(Self.milliseconds(delivery.deliveredAt)),
+                    delivery.requestId, LedgerTime.text(delivery.deliveredAt),
                 ]
             )
         }
@@ -122,5 +122,4 @@ public final class PostgresLedger: PurchaseLedger {
         }
     }
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 }

@@ -9,7 +9,7 @@ extension SQLiteLedger {
         try db.inSavepoint {
             try db.cachedStatement(sql: LedgerTable.notifications.insertStatement { _ in "?" }).execute(
                 arguments: StatementArguments(
-                    notification.row(receivedMilliseconds: milliseconds(notification.batch.recordedAt))))
+                    notification.row(receivedMilliseconds: LedgerTime.milliseconds(notification.batch.recordedAt))))
             guard db.changesCount > 0 else { return .commit }
             if case .failure(let error) = try record(notification.batch, in: db) {
                 outcome = .failure(error)

@@ -5,7 +5,7 @@ import GRDB
 extension SQLiteLedger {
     /// Inserts a purchase seen for the first time; false when its key is already present.
     static func insertPurchase(_ purchase: LedgerTransaction, batch: LedgerBatch, db: Database) throws -> Bool {
-        let now = milliseconds(batch.recordedAt)
+        let now = LedgerTime.milliseconds(batch.recordedAt)
         try db.cachedStatement(
             sql: """
                 INSERT INTO purchases (environment, purchase_key, product_id, bundle_id, original_transaction_id,
@@ -19,8 +19,8 @@ extension SQLiteLedger {
             arguments: [
                 purchase.environment, purchase.purchaseKey.rawValue, purchase.productId, purchase.bundleId,
                 purchase.originalTransactionId, purchase.transactionId, purchase.webOrderLineItemId,
-                purchase.purchaseDate.map(milliseconds), purchase.expiresDate.map(milliseconds),
-                purchase.cancellationDate.map(milliseconds), purchase.quantity, now, now,
+                purchase.purchaseDate.map(LedgerTime.milliseconds), purchase.expiresDate.map(LedgerTime.milliseconds),
+                purchase.cancellationDate.map(LedgerTime.milliseconds), purchase.quantity, now, now,
                 batch.source.rawValue, batch.source.rawValue, batch.requestId,
             ]
         )
@@ -44,17 +44,17 @@ extension SQLiteLedger {
                 """,
         ).execute(
             arguments: [
-                "purchase": purchase.purchaseDate.map(milliseconds), "transaction": purchase.transactionId,
-                "expires": purchase.expiresDate.map(milliseconds),
-                "cancellation": purchase.cancellationDate.map(milliseconds),
-                "now": milliseconds(batch.recordedAt), "source": batch.source.rawValue,
+                "purchase": purchase.purchaseDate.map(LedgerTime.milliseconds), "transaction": purchase.transactionId,
+                "expires": purchase.expiresDate.map(LedgerTime.milliseconds),
+                "cancellation": purchase.cancellationDate.map(LedgerTime.milliseconds),
+                "now": LedgerTime.milliseconds(batch.recordedAt), "source": batch.source.rawValue,
                 "environment": purchase.environment, "key": purchase.purchaseKey.rawValue,
             ]
         )
     }
 
     static func upsertTransaction(_ transaction: LedgerTransaction, batch: LedgerBatch, db: Database) throws {
-        let now = milliseconds(batch.recordedAt)
+        let now = LedgerTime.milliseconds(batch.recordedAt)
         try db.cachedStatement(
             sql: """
                 INSERT INTO transactions (environment, transaction_id, purchase_key, product_id,
@@ -70,8 +70,9 @@ extension SQLiteLedger {
             arguments: [
                 transaction.environment, transaction.transactionId, transaction.purchaseKey.rawValue,
                 transaction.productId, transaction.originalTransactionId, transaction.webOrderLineItemId,
-                transaction.purchaseDate.map(milliseconds), transaction.expiresDate.map(milliseconds),
-                transaction.cancellationDate.map(milliseconds), transaction.quantity, now, now,
+                transaction.purchaseDate.map(LedgerTime.milliseconds),
+                transaction.expiresDate.map(LedgerTime.milliseconds),
+                transaction.cancellationDate.map(LedgerTime.milliseconds), transaction.quantity, now, now,
                 batch.source.rawValue, batch.requestId,
             ]
         )
@@ -86,7 +87,7 @@ extension SQLiteLedger {
                 """
         ).execute(arguments: [
             delivery.environment, delivery.productId, delivery.originalTransactionId, delivery.contentSHA256,
-            delivery.requestId, milliseconds(delivery.deliveredAt),
+            delivery.requestId, LedgerTime.milliseconds(delivery.deliveredAt),
         ])
     }
 
@@ -97,7 +98,7 @@ extension SQLiteLedger {
             originalTransactionId: row["original_transaction_id"],
             contentSHA256: row["content_sha256"],
             requestId: row["request_id"],
-            deliveredAt: date(row["delivered_ms"])
+            deliveredAt: LedgerTime.date(milliseconds: row["delivered_ms"])
         )
     }
 
@@ -112,16 +113,13 @@ extension SQLiteLedger {
             productId: row[2],
             originalTransactionId: row[3],
             latestTransactionId: row[4],
-            expiresDate: (row[5] as Int64?).map(date),
-            cancellationDate: (row[6] as Int64?).map(date),
-            firstSeen: date(row[7]),
-            lastSeen: date(row[8]),
+            expiresDate: (row[5] as Int64?).map(LedgerTime.date(milliseconds:)),
+            cancellationDate: (row[6] as Int64?).map(LedgerTime.date(milliseconds:)),
+            firstSeen: LedgerTime.date(milliseconds: row[7]),
+            lastSeen: LedgerTime.date(milliseconds: row[8]),
             firstSource: LedgerSource(rawValue: row[9]) ?? .verify,
             lastSource: LedgerSource(rawValue: row[10]) ?? .verify
         )
     }
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-
-    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }

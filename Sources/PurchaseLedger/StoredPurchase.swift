@@ -51,7 +51,7 @@ extension StoredPurchase {
 
     /// A purchase from its ``columns`` read as text.
     init(texts row: [String?]) {
-        let date = LedgerTime.date
+        let date: (String?) -> Date? = LedgerTime.date
         self.init(
             environment: row[0] ?? "", purchaseKey: PurchaseKey(rawValue: row[1] ?? ""), productId: row[2] ?? "",
             originalTransactionId: row[3] ?? "", latestTransactionId: row[4] ?? "", expiresDate: date(row[5]),
