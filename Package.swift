@@ -1,25 +1,20 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-/// Handler modules compiled into `storegate`, with the modules each one imports. Each one is a folder
-/// `Plugins/<Name>/` whose main type is named `<Name>`; the registry of compiled-in handlers is generated
-/// from this list by HandlerRegistryPlugin.
+/// Handler modules compiled into `storegate`. Each is a folder `Plugins/<Name>/` whose main type is named
+/// `<Name>`, built against the handler API alone (GatewayHandlerAPI, and packages outside this one): it sees
+/// what an outside module sees (`packageAccess: false`), and HandlerRegistryPlugin refuses one that depends on
+/// or imports another module of this package. The registry of compiled-in handlers is generated from this list.
 let handlers: [(name: String, dependencies: [Target.Dependency])] = [
-    ("CatalogHandler", ["GatewayCore", "ProductCatalog"]),
-    (
-        "DownloadHandler",
-        [
-            "GatewayCore", "ProductCatalog", "PurchaseVerification",
-            .product(name: "CoreMetrics", package: "swift-metrics"),
-        ]
-    ),
-    ("EntitlementsHandler", ["GatewayCore", "PurchaseVerification"]),
-    ("MetricsHandler", ["GatewayCore"]),
-    ("NotificationsHandler", ["GatewayCore", "PurchaseVerification"]),
-    ("RestoreSyncHandler", ["GatewayCore", "PurchaseVerification"]),
-    ("StatusHandler", ["GatewayCore", "PurchaseVerification"]),
-    ("SupportHandler", ["GatewayCore", "PurchaseVerification"]),
-    ("VerifyHandler", ["GatewayCore", "PurchaseVerification"]),
+    ("CatalogHandler", []),
+    ("DownloadHandler", []),
+    ("EntitlementsHandler", []),
+    ("MetricsHandler", []),
+    ("NotificationsHandler", []),
+    ("RestoreSyncHandler", []),
+    ("StatusHandler", []),
+    ("SupportHandler", []),
+    ("VerifyHandler", []),
 ]
 let handlerModules = handlers.map(\.name)
 
@@ -33,14 +28,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "storegate", targets: ["storegate"]),
-        .library(name: "GatewayCore", targets: ["GatewayCore"]),
-        .library(name: "FastCGIFront", targets: ["FastCGIFront"]),
-        .library(name: "ProductCatalog", targets: ["ProductCatalog"]),
-        .library(name: "PurchaseVerification", targets: ["PurchaseVerification"]),
-        .library(name: "AppStoreReceipts", targets: ["AppStoreReceipts"]),
-        .library(name: "PurchaseLedger", targets: ["PurchaseLedger"]),
-        .library(name: "AppStoreSignedData", targets: ["AppStoreSignedData"]),
-        .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
+        // The one library a handler module builds against.
+        .library(name: "GatewayHandlerAPI", targets: ["GatewayHandlerAPI"]),
         .executable(name: "storegate-appstore-sim", targets: ["storegate-appstore-sim"]),
     ],
     dependencies: [
@@ -62,10 +51,39 @@ let package = Package(
             pkgConfig: "fcgi",
             providers: [.apt(["libfcgi-dev"])]
         ),
+        // Time and thread utilities shared by the runtime and the store clients; no dependencies.
+        .target(name: "GatewayConcurrency", swiftSettings: strict),
+        // Bytes of text built in place: JSON answers, logfmt lines and where they go.
+        .target(
+            name: "GatewayText",
+            dependencies: ["GatewayConcurrency", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // What every handler and the front need: requests, responses, errors, a config section's reader.
         .target(
             name: "GatewayCore",
+            dependencies: ["GatewayText", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // Config documents read from YAML (the config file, the catalog).
+        .target(
+            name: "ConfigYAML", dependencies: ["GatewayCore", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict),
+        // The handler API: handler protocols, the capabilities a handler can be handed and their values.
+        // Non-escapable entitlements need lifetime annotations (Swift 6.2's experimental Lifetimes).
+        .target(
+            name: "GatewayHandlerAPI",
             dependencies: [
-                .product(name: "Yams", package: "Yams"),
+                "GatewayCore", "GatewayText", .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strict + [.enableExperimentalFeature("Lifetimes")]
+        ),
+        // The server runtime: loading a config into routes, the exchange of one request, metrics, stats.
+        .target(
+            name: "GatewayServer",
+            dependencies: [
+                "GatewayCore", "GatewayText", "GatewayConcurrency", "GatewayHandlerAPI", "ConfigYAML",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -74,20 +92,20 @@ let package = Package(
         ),
         .target(
             name: "ProductCatalog",
-            dependencies: ["GatewayCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["GatewayHandlerAPI", "ConfigYAML", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(
             name: "PurchaseLedger",
-            dependencies: ["GatewayCore", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CLibPQ", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         // The store-neutral seam: credentials, backends, the verification service, content routes.
         .target(
             name: "PurchaseVerification",
             dependencies: [
-                "GatewayCore", "ProductCatalog", "PurchaseLedger", "ByteCoding",
+                "GatewayHandlerAPI", "GatewayConcurrency", "GatewayText", "ProductCatalog", "PurchaseLedger", "ByteCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -97,7 +115,7 @@ let package = Package(
         .target(
             name: "AppStoreReceipts",
             dependencies: [
-                "GatewayCore", "PurchaseVerification", "AppStoreSignedData", "AppStoreServerAPI",
+                "GatewayHandlerAPI", "GatewayConcurrency", "PurchaseVerification", "AppStoreSignedData", "AppStoreServerAPI",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -109,7 +127,7 @@ let package = Package(
         .target(
             name: "AppStoreServerAPI",
             dependencies: [
-                "GatewayCore", "AppStoreSignedData", "ByteCoding",
+                "GatewayCore", "GatewayConcurrency", "GatewayText", "AppStoreSignedData", "ByteCoding",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -148,13 +166,16 @@ let package = Package(
         .executableTarget(name: "storegate-appstore-sim", dependencies: ["AppStoreSim"], swiftSettings: strict),
         .target(
             name: "FastCGIFront",
-            dependencies: ["CFastCGI", "GatewayCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CFastCGI", "GatewayCore", "GatewayText", "GatewayServer", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .target(
             name: "StoreGateApp",
             dependencies: [
-                "GatewayCore", "FastCGIFront", "PurchaseLedger", "PurchaseVerification", "AppStoreReceipts",
+                "GatewayServer", "GatewayText", "ConfigYAML", "FastCGIFront", "ProductCatalog", "PurchaseLedger",
+                "PurchaseVerification", "AppStoreReceipts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + handlerModules.map { .target(name: $0) },
             swiftSettings: strict,
@@ -169,35 +190,49 @@ let package = Package(
         .executableTarget(name: "HandlerRegistryGenerator", swiftSettings: strict),
         .plugin(name: "HandlerRegistryPlugin", capability: .buildTool(), dependencies: ["HandlerRegistryGenerator"]),
 
-        // Test-only gateway: the real application plus handlers that exist to exercise the front.
+        // Test-only gateway: the real application plus handlers that exist to exercise the front and to attack
+        // the seal (built as a handler module is: the handler API only, no package access), and a store.
         .target(
             name: "TestbedHandlers",
-            dependencies: [
-                "GatewayCore", "PurchaseVerification", "AppStoreReceipts",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            dependencies: ["GatewayHandlerAPI", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/Support/TestbedHandlers",
+            packageAccess: false,
+            swiftSettings: strict
+        ),
+        .target(
+            name: "TestbedStores",
+            dependencies: ["GatewayHandlerAPI", "PurchaseVerification"],
+            path: "Tests/Support/TestbedStores",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "storegate-testbed",
-            dependencies: ["StoreGateApp", "TestbedHandlers"],
+            dependencies: ["StoreGateApp", "TestbedHandlers", "TestbedStores", "AppStoreReceipts"],
             path: "Tests/Support/storegate-testbed",
             swiftSettings: strict
         ),
-        .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: strict),
+        .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore", "ConfigYAML"], swiftSettings: strict),
+        .testTarget(name: "GatewayTextTests", dependencies: ["GatewayText", "GatewayCore"], swiftSettings: strict),
+        .testTarget(name: "GatewayConcurrencyTests", dependencies: ["GatewayConcurrency"], swiftSettings: strict),
+        .testTarget(
+            name: "GatewayServerTests",
+            dependencies: ["GatewayServer", "GatewayHandlerAPI", "ConfigYAML", "GatewayText"],
+            swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"], swiftSettings: strict),
-        .testTarget(name: "FastCGIFrontTests", dependencies: ["FastCGIFront"], swiftSettings: strict),
-        .testTarget(name: "ProductCatalogTests", dependencies: ["ProductCatalog"], swiftSettings: strict),
+        .testTarget(name: "FastCGIFrontTests", dependencies: ["FastCGIFront", "GatewayServer"], swiftSettings: strict),
+        .testTarget(
+            name: "ProductCatalogTests", dependencies: ["ProductCatalog", "GatewayHandlerAPI"], swiftSettings: strict),
         .testTarget(
             name: "PurchaseLedgerTests",
             dependencies: ["PurchaseLedger", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
-        // Compiles bypass plugins against the built modules; passes only when the compiler refuses them.
+        // Compiles attacking handler modules against the built handler API, as a handler module is compiled, and
+        // runs the registry's checks on them; passes only when each attack is refused.
         .testTarget(
-            name: "SealTests", dependencies: ["PurchaseVerification", "DownloadHandler"], swiftSettings: strict),
+            name: "SealTests", dependencies: ["GatewayHandlerAPI", "DownloadHandler", "HandlerRegistryGenerator"],
+            swiftSettings: strict),
         .testTarget(
             name: "PurchaseVerificationTests",
-            dependencies: ["PurchaseVerification", "ProductCatalog", "PurchaseLedger"],
+            dependencies: ["PurchaseVerification", "ProductCatalog", "PurchaseLedger", "GatewayHandlerAPI", "ConfigYAML"],
             swiftSettings: strict
         ),
         // Apple's signed-data vectors and JWS minted from the test chain, for unit and end-to-end tests.
@@ -224,6 +259,7 @@ let package = Package(
             name: "AppStoreReceiptsTests",
             dependencies: [
                 "AppStoreReceipts", "AppStoreSim", "PurchaseVerification", "AppStoreServerAPI", "SignedTestData",
+                "GatewayHandlerAPI", "ConfigYAML", "GatewayServer",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Vectors"],
@@ -232,14 +268,15 @@ let package = Package(
         .testTarget(
             name: "AppStoreServerAPITests",
             dependencies: [
-                "AppStoreServerAPI", "AppStoreSim", "SignedTestData", "GatewayCore", "ByteCoding",
+                "AppStoreServerAPI", "AppStoreSim", "SignedTestData", "GatewayCore", "ConfigYAML", "GatewayServer",
+                "ByteCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HandlerTests",
-            dependencies: ["StoreGateApp"] + handlerModules.map { .target(name: $0) },
+            dependencies: ["StoreGateApp", "GatewayServer"] + handlerModules.map { .target(name: $0) },
             swiftSettings: strict
         ),
         .testTarget(
@@ -252,9 +289,11 @@ let package = Package(
             swiftSettings: strict
         ),
     ]
-        + handlers.map { handler in
-            .target(
-                name: handler.name, dependencies: handler.dependencies, path: "Plugins/\(handler.name)",
-                swiftSettings: strict)
-        }
 )
+
+let handlerTargets: [Target] = handlers.map { handler in
+    .target(
+        name: handler.name, dependencies: ["GatewayHandlerAPI"] + handler.dependencies,
+        path: "Plugins/\(handler.name)", packageAccess: false, swiftSettings: strict)
+}
+package.targets += handlerTargets

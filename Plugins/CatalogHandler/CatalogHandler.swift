@@ -1,5 +1,4 @@
-import GatewayCore
-import ProductCatalog
+import GatewayHandlerAPI
 
 /// `GET /v1/catalog`: the products the app may sell, with each content file's size and SHA-256.
 ///
@@ -11,8 +10,7 @@ public struct CatalogHandler: GatewayHandler {
     private let full: GatewayResponse
     private let notModified: GatewayResponse
 
-    public init(settings: HandlerSettings) throws {
-        let catalog = try settings.catalog()
+    public init(_ setup: HandlerSetup, needs catalog: Catalog) {
         etag = "\"\(catalog.version)\""
         let headers: ResponseHeaders = [("ETag", etag), ("Cache-Control", "public, max-age=60")]
         full = .json(catalog.renderJSON(), headers: headers)

@@ -1,5 +1,4 @@
-import GatewayCore
-import PurchaseVerification
+import GatewayHandlerAPI
 
 /// `GET /v1/entitlements`: what the asserted app account holds, from the ledger alone (no receipt), with
 /// download tokens: for a web reader, a second platform, or a device that has no receipt. Refunds and
@@ -7,14 +6,14 @@ import PurchaseVerification
 public struct EntitlementsHandler: GatewayHandler {
     public static let name = "entitlements"
 
-    private let service: VerificationService
+    private let holdings: AccountHoldings
 
-    public init(settings: HandlerSettings) throws {
-        service = try settings.verificationService()
+    public init(_ setup: HandlerSetup, needs holdings: AccountHoldings) {
+        self.holdings = holdings
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        let held = try service.entitlements(for: request, context: context)
+        let held = try holdings.entitlements(for: request, context: context)
         var json = JSONWriter()
         json.object { json in
             json.member("account_id", held.accountId)

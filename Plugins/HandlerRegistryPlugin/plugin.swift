@@ -2,26 +2,45 @@ import Foundation
 import PackagePlugin
 
 /// Generates `HandlerRegistry.compiledIn` for the target it is applied to: every module under `Plugins/`
-/// that the target depends on is a handler module whose main type carries the module's name.
-/// Adding a handler is then a folder, its name in Package.swift, and a route in the config.
+/// that the target depends on is a handler module whose main type carries the module's name. Before that,
+/// the generator refuses a handler module that depends on, or imports, a module of this package other than
+/// the handler API (a build error naming both). Adding a handler is a folder, its name in Package.swift, and a
+/// route in the config.
 @main
 struct HandlerRegistryPlugin: BuildToolPlugin {
+    /// The one module of this package a handler module may build against.
+    static let api = "GatewayHandlerAPI"
+
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         let pluginsFolder = context.package.directoryURL.appending(path: "Plugins").standardizedFileURL.path + "/"
-        let handlers = target.dependencies.compactMap { dependency -> String? in
+        let handlers = target.dependencies.compactMap { dependency -> (any SourceModuleTarget)? in
             guard case .target(let dependencyTarget) = dependency,
                 let module = dependencyTarget as? any SourceModuleTarget,
                 module.directoryURL.standardizedFileURL.path.hasPrefix(pluginsFolder)
             else { return nil }
-            return module.moduleName
+            return module
+        }
+        let packageModules = context.package.targets.map(\.name)
+        var arguments = ["--api", Self.api, "--package-modules", packageModules.joined(separator: ",")]
+        var inputs: [URL] = []
+        for handler in handlers.sorted(by: { $0.moduleName < $1.moduleName }) {
+            let dependencies = handler.dependencies.compactMap { dependency -> String? in
+                if case .target(let target) = dependency { target.name } else { nil }
+            }
+            let sources = handler.sourceFiles(withSuffix: "swift").map(\.url)
+            inputs += sources
+            arguments += [
+                "--handler", handler.moduleName, "--depends", dependencies.joined(separator: ","),
+                "--sources", sources.map(\.path).joined(separator: ","),
+            ]
         }
         let output = context.pluginWorkDirectoryURL.appending(path: "CompiledInHandlers.swift")
         return [
             .buildCommand(
-                displayName: "Generating the registry of compiled-in handlers",
+                displayName: "Checking handler modules and generating the registry of compiled-in handlers",
                 executable: try context.tool(named: "HandlerRegistryGenerator").url,
-                arguments: [output.path] + handlers.sorted(),
-                inputFiles: [],
+                arguments: ["--output", output.path] + arguments,
+                inputFiles: inputs,
                 outputFiles: [output]
             )
         ]

@@ -1,4 +1,4 @@
-import GatewayCore
+import GatewayHandlerAPI
 
 /// `GET /v1/metrics`: every number the gateway keeps, in the Prometheus text format, for a scraper.
 /// Like status, restrict it to local or monitoring addresses in nginx.
@@ -10,19 +10,17 @@ import GatewayCore
 public struct MetricsHandler: GatewayHandler {
     public static let name = "metrics"
 
-    private let stats: GatewayStats
-    private let metrics: GatewayMetrics
+    private let metrics: MetricsText
 
-    public init(settings: HandlerSettings) throws {
-        stats = settings.stats
-        metrics = settings.metrics
+    public init(_ setup: HandlerSetup, needs metrics: MetricsText) {
+        self.metrics = metrics
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
         GatewayResponse(
             status: 200,
             headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
-            body: metrics.exposition(stats: stats)
+            body: metrics.exposition()
         )
     }
 }

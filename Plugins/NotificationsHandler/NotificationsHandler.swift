@@ -1,5 +1,4 @@
-import GatewayCore
-import PurchaseVerification
+import GatewayHandlerAPI
 
 /// `POST /v1/notifications/apple`: a store's server notifications (App Store Server Notifications V2, whose
 /// body is `{"signedPayload": "<JWS>"}`). The answer is 200 only once the notification and its transaction
@@ -9,17 +8,17 @@ public struct NotificationsHandler: GatewayHandler {
     public static let name = "notifications"
     public static var methods: [HTTPMethod] { [.post] }
 
-    private let service: VerificationService
+    private let intake: NotificationIntake
 
-    public init(settings: HandlerSettings) throws {
-        service = try settings.verificationService()
+    public init(_ setup: HandlerSetup, needs intake: NotificationIntake) {
+        self.intake = intake
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
         guard case .complete(let body) = request.body else {
             throw GatewayError.badRequest("The request body could not be read.")
         }
-        let outcome = try service.record(notification: body, context: context)
+        let outcome = try intake.record(body, context: context)
         return .json(Array(try JSONCoding.encoder.encode(["status": outcome.rawValue])))
     }
 }

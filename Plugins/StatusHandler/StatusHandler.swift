@@ -1,33 +1,27 @@
-import Foundation
-import GatewayCore
-import PurchaseVerification
+import GatewayHandlerAPI
 
 /// `GET /v1/status`: what the process is doing, for operators (restrict it to local addresses in nginx).
 public struct StatusHandler: GatewayHandler {
     public static let name = "status"
 
-    private let stats: GatewayStats
-    /// Read at request time: the verification service (and its ledger) belongs to other routes of this load.
-    private let settings: HandlerSettings
+    private let status: GatewayStatus
 
-    public init(settings: HandlerSettings) throws {
-        stats = settings.stats
-        self.settings = settings
+    public init(_ setup: HandlerSetup, needs status: GatewayStatus) {
+        self.status = status
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        let byStatus = stats.requestsByStatus
-        let service = settings.builtVerificationService
+        let now = status.report()
         let report = Report(
-            version: StoreGateVersion.current,
-            uptime_s: Int(stats.startedAt.duration(to: .now).components.seconds),
-            workers: .init(total: stats.workersTotal, busy: stats.workersBusy),
+            version: now.version,
+            uptime_s: now.uptimeSeconds,
+            workers: .init(total: now.workersTotal, busy: now.workersBusy),
             requests: .init(
-                total: byStatus.values.reduce(0, +),
-                by_status: Dictionary(uniqueKeysWithValues: byStatus.map { (String($0.key), $0.value) })
+                total: now.requestsByStatus.values.reduce(0, +),
+                by_status: Dictionary(uniqueKeysWithValues: now.requestsByStatus.map { (String($0.key), $0.value) })
             ),
-            ledger: service.map { $0.ledgerIsHealthy ? "ok" : "error" },
-            upstream: .init(last_error: service?.lastUpstreamError)
+            ledger: now.ledgerHealthy.map { $0 ? "ok" : "error" },
+            upstream: .init(last_error: now.upstreamLastError)
         )
         return .json(Array(try JSONCoding.encoder.encode(report)), headers: [("Cache-Control", "no-store")])
     }

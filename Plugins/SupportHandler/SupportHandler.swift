@@ -1,6 +1,5 @@
 import Foundation
-import GatewayCore
-import PurchaseVerification
+import GatewayHandlerAPI
 
 /// `GET /support` (mounted by the operator, reachable only from local addresses or behind authentication in
 /// nginx): a read-only page for the people who answer customer mail. A search box takes an order id (from
@@ -10,10 +9,10 @@ import PurchaseVerification
 public struct SupportHandler: GatewayHandler {
     public static let name = "support"
 
-    private let service: VerificationService
+    private let desk: SupportDesk
 
-    public init(settings: HandlerSettings) throws {
-        service = try settings.verificationService()
+    public init(_ setup: HandlerSetup, needs desk: SupportDesk) {
+        self.desk = desk
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
@@ -22,7 +21,7 @@ public struct SupportHandler: GatewayHandler {
         if searched.isEmpty {
             page = SupportPage(searched: "")
         } else if let query = Self.query(searched) {
-            page = SupportPage(searched: searched, lookup: try service.lookUp(query, context: context))
+            page = SupportPage(searched: searched, lookup: try desk.lookUp(query, context: context))
         } else {
             page = SupportPage(searched: searched, problem: "Not an order id or a transaction id.")
         }

@@ -1,5 +1,5 @@
 import Foundation
-import PurchaseVerification
+import GatewayHandlerAPI
 
 /// The support page's HTML: the search box, then each purchase's timeline and Apple's current view.
 struct SupportPage {
@@ -30,12 +30,12 @@ struct SupportPage {
 
     private func results(_ lookup: SupportLookup) -> String {
         var html = ""
-        if lookup.histories.isEmpty { html += "<p class=\"problem\">The ledger holds no purchase for it.</p>" }
-        for history in lookup.histories {
+        if lookup.purchases.isEmpty { html += "<p class=\"problem\">The ledger holds no purchase for it.</p>" }
+        for history in lookup.purchases {
             let heading = history.heading
             let link =
                 "?q="
-                + (history.original.originalTransactionId.addingPercentEncoding(
+                + (history.originalTransactionId.addingPercentEncoding(
                     withAllowedCharacters: .alphanumerics) ?? "")
             html +=
                 "<section class=\"purchase\"><h2><a href=\"\(Self.escape(link))\">\(Self.escape(heading))</a></h2>"
@@ -61,7 +61,7 @@ struct SupportPage {
             }
             html += "</table>"
         } else {
-            html += "<p>\(Self.escape(lookup.storeError ?? "Not asked: apple.server_api is not configured."))</p>"
+            html += "<p>\(Self.escape(lookup.storeProblem ?? "Not asked: apple.server_api is not configured."))</p>"
         }
         return html + "</section>"
     }

@@ -1,5 +1,4 @@
-import GatewayCore
-import PurchaseVerification
+import GatewayHandlerAPI
 
 /// `POST /v1/verify`: verifies an app receipt or signed transactions, records every transaction
 /// (consumables included) in the ledger, and answers with the transactions and the entitlements they give.
@@ -7,14 +6,14 @@ public struct VerifyHandler: GatewayHandler {
     public static let name = "verify"
     public static var methods: [HTTPMethod] { [.post] }
 
-    private let service: VerificationService
+    private let verifier: PurchaseVerifier
 
-    public init(settings: HandlerSettings) throws {
-        service = try settings.verificationService()
+    public init(_ setup: HandlerSetup, needs verifier: PurchaseVerifier) {
+        self.verifier = verifier
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        let verified = try service.verify(request, source: .verify, context: context)
+        let verified = try verifier.verify(request, context: context)
         return .verification(of: verified) { json in
             verified.writeAccount(to: &json)
             json.member("bundle_id", verified.bundleId)

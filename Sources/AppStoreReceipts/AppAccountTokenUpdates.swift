@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import Foundation
-import GatewayCore
+import GatewayConcurrency
+import GatewayHandlerAPI
 import Logging
 
 /// Set App Account Token calls, made on a queue of their own so that no request waits for Apple. A call that

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import GatewayConcurrency
 import NIOCore
 
 extension AppStoreClient {

@@ -2,7 +2,8 @@ import AppStoreServerAPI
 import AsyncHTTPClient
 import CoreMetrics
 import Foundation
-import GatewayCore
+import GatewayConcurrency
+import GatewayHandlerAPI
 import Logging
 import NIOCore
 import Synchronization
@@ -12,9 +13,9 @@ import Synchronization
 /// 21002, bounded exponential backoff with jitter for Apple's trouble, all within the caller's deadline.
 ///
 /// Runs on the gateway's worker threads: each call blocks its worker until Apple answers or the deadline.
-public final class AppStoreClient: Sendable {
+package final class AppStoreClient: Sendable {
     /// Which verifyReceipt host answered.
-    public enum Endpoint: String, Sendable {
+    package enum Endpoint: String, Sendable {
         case production = "Production"
         case sandbox = "Sandbox"
     }
@@ -28,7 +29,7 @@ public final class AppStoreClient: Sendable {
     static let maxAnswerBytes = 8 << 20
 
     /// A client for `settings` that records its calls through `metricsFactory`.
-    public init(settings: AppStoreSettings, metricsFactory: any MetricsFactory) {
+    package init(settings: AppStoreSettings, metricsFactory: any MetricsFactory) {
         self.settings = settings
         callMetrics = AppleCallMetrics(factory: metricsFactory)
         gate = AppleCallGate(limit: settings.maxConcurrentCalls, factory: metricsFactory)
@@ -40,7 +41,7 @@ public final class AppStoreClient: Sendable {
     }
 
     /// The most recent failure to get a verdict, with its time, for `/v1/status`.
-    public var lastError: String? { lastFailure.withLock { $0 } }
+    package var lastError: String? { lastFailure.withLock { $0 } }
 
     /// Verifies `receiptData` with Apple. Throws ``UpstreamFailure`` for a rejection, a refused shared
     /// secret, or no verdict before `deadline`.

@@ -1,42 +1,41 @@
 import AppStoreSignedData
 import Foundation
-import GatewayCore
+import GatewayHandlerAPI
 
 /// The `apple` config section: where verifyReceipt lives and what the gateway accepts from it.
-public struct AppStoreSettings: Sendable {
-    public static let appleProductionURL = "https://buy.itunes.apple.com/verifyReceipt"
-    public static let appleSandboxURL = "https://sandbox.itunes.apple.com/verifyReceipt"
+package struct AppStoreSettings: Sendable {
+    package static let appleProductionURL = "https://buy.itunes.apple.com/verifyReceipt"
+    package static let appleSandboxURL = "https://sandbox.itunes.apple.com/verifyReceipt"
 
-    public var bundleIds: Set<String>
-    public var productionURL: String
-    public var sandboxURL: String
+    package var bundleIds: Set<String>
+    package var productionURL: String
+    package var sandboxURL: String
     /// Sent as `password`; never logged.
-    public var sharedSecret: String
+    package var sharedSecret: String
     /// The limit for one call to Apple (`timeout_ms`).
-    public var callTimeout: Duration
-    public var acceptSandbox: Bool
+    package var callTimeout: Duration
+    package var acceptSandbox: Bool
     /// How long verdicts stay cached (`cache_ttl_s`; 0 turns the cache off).
-    public var cacheTTL: Duration
+    package var cacheTTL: Duration
     /// The memory the cache may hold, counted in Apple's answer bytes (`cache_max_bytes`).
-    public var cacheMaxBytes: Int
+    package var cacheMaxBytes: Int
     /// Calls per verification when Apple is in trouble (`max_attempts`), bounded by the request's deadline.
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// Connections kept open to each Apple host (`max_connections`).
-    public var maxConnections: Int
+    package var maxConnections: Int
     /// Calls to Apple in flight at once, across hosts (`max_concurrent_calls`); more wait for a turn
     /// until their deadline, then answer 503 `upstream_unavailable`.
-    public var maxConcurrentCalls: Int
+    package var maxConcurrentCalls: Int
     /// Verifies StoreKit 2 signed transactions against `root_certificates` for `environments`; nil without
     /// roots, and then signed transactions are refused.
-    public var signedData: SignedDataVerifier?
+    package var signedData: SignedDataVerifier?
     /// How app receipts are verified (`verifier`).
-    public var receiptVerification: ReceiptVerification
+    package var receiptVerification: ReceiptVerification
     /// The app's Apple ID (`app_apple_id`), checked on Production notifications when set.
-    public var appAppleId: Int?
+    package var appAppleId: Int?
 
     /// Reads the `apple` section, reporting problems with their key paths.
-    public init(_ reader: ConfigReader) {
-        let apple = reader.scoped("apple")
+    package init(_ apple: ConfigReader) {
         bundleIds = Set(apple.stringList("bundle_ids"))
         if bundleIds.isEmpty {
             apple.report("bundle_ids", "must list the bundle ids of the apps this server sells for")

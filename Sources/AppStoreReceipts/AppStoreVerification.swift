@@ -1,26 +1,30 @@
 import AppStoreServerAPI
 import CoreMetrics
-import GatewayCore
-@_spi(VerifierBackends) import PurchaseVerification
+import GatewayHandlerAPI
+import PurchaseVerification
 
 /// The App Store's verification backends, configured by the `apple` section: app receipts through
 /// verifyReceipt (`apple.verifier: online`), here (`local`), or here with verifyReceipt for what cannot be
 /// checked here (`local-then-online`); StoreKit 2 signed transactions and App Store Server Notifications V2,
 /// always here against `apple.root_certificates`; bare transaction ids through the App Store Server API
 /// (`apple.server_api`).
-@_spi(VerifierBackends)
-public enum AppStoreVerification: VerifierProvider {
-    public static let section = "apple"
+package enum AppStoreVerification: VerifierProvider {
+    package static let section = "apple"
+    package static let credentialMembers = AppStoreCredential.members
+    package static let exampleBody = AppStoreCredential.exampleBody
 
-    public static func makeBackends(settings: HandlerSettings) throws -> [any VerificationBackend] {
-        guard settings.config.hasSection(section) else { return [] }
-        let apple = AppStoreSettings(settings.config)
-        settings.metrics.declare(ErrorCode.appStore)
-        let section = settings.config.scoped(section)
-        let serverAPI = serverAPIBackend(section, apple: apple, metricsFactory: settings.metrics.factory)
+    package static func credential(in body: PurchaseBody) throws(GatewayError) -> (any StoreCredential)? {
+        try AppStoreCredential(body: body)
+    }
+
+    package static func makeBackends(_ setup: StoreSetup) throws -> [any VerificationBackend] {
+        guard setup.isConfigured else { return [] }
+        let apple = AppStoreSettings(setup.section)
+        setup.declare(ErrorCode.appStore)
+        let serverAPI = serverAPIBackend(setup.section, apple: apple, metricsFactory: setup.metricsFactory)
         var backends: [any VerificationBackend] = []
         if let serverAPI { backends.append(serverAPI) }
-        let online = { VerifyReceiptBackend(settings: apple, metricsFactory: settings.metrics.factory) }
+        let online = { VerifyReceiptBackend(settings: apple, metricsFactory: setup.metricsFactory) }
         switch apple.receiptVerification {
         case .online: backends.append(online())
         case .local: backends.append(LocalReceiptBackend(settings: apple, fallback: nil))

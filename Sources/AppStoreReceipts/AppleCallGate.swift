@@ -1,5 +1,6 @@
 import CoreMetrics
 import Dispatch
+import GatewayConcurrency
 import Synchronization
 
 /// Bounds the calls to Apple in flight at once (`apple.max_concurrent_calls`), so a slow App Store cannot

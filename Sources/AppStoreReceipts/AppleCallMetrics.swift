@@ -1,4 +1,5 @@
 import CoreMetrics
+import GatewayConcurrency
 
 /// `storegate_apple_calls_total{host, outcome}` and `storegate_apple_call_duration_seconds{host}`, every
 /// series made with the client, so recording a call looks nothing up in the registry.

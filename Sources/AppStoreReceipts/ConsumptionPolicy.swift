@@ -1,6 +1,6 @@
 import AppStoreServerAPI
 import Foundation
-import GatewayCore
+import GatewayHandlerAPI
 import PurchaseVerification
 
 /// `apple.consumption`: whether and how the gateway answers Apple's CONSUMPTION_REQUEST notifications with

@@ -1,4 +1,4 @@
-import GatewayCore
+import GatewayHandlerAPI
 
 extension ErrorCode {
     static let receiptInvalid = ErrorCode("receipt_invalid")
@@ -19,7 +19,7 @@ extension ErrorCode {
 
 extension GatewayError {
     /// 422: the App Store rejected the receipt (21002 after a retry, 21003, 21010, ...); `error.apple_status`.
-    public static func receiptInvalid(appleStatus: Int) -> GatewayError {
+    package static func receiptInvalid(appleStatus: Int) -> GatewayError {
         GatewayError(
             ErrorCode.receiptInvalid,
             status: 422,
@@ -29,32 +29,32 @@ extension GatewayError {
     }
 
     /// The App Store's status when Apple's verdict caused this error (`error.apple_status`).
-    public var appleStatus: Int? { detail("apple_status") }
+    package var appleStatus: Int? { detail("apple_status") }
 
-    public static let bundleMismatch = GatewayError(
+    package static let bundleMismatch = GatewayError(
         ErrorCode.bundleMismatch,
         status: 422,
         message: "The receipt belongs to another app."
     )
 
     /// Signed data whose chain, OIDs or signature fail verification; `reason` names which (safe to show).
-    public static func signatureInvalid(_ reason: String) -> GatewayError {
+    package static func signatureInvalid(_ reason: String) -> GatewayError {
         GatewayError(ErrorCode.signatureInvalid, status: 422, message: "The signed data cannot be trusted: \(reason).")
     }
 
     /// Signed data for an environment (Sandbox, Xcode) this server does not accept; `reason` says which.
-    public static func environmentNotAccepted(_ reason: String) -> GatewayError {
+    package static func environmentNotAccepted(_ reason: String) -> GatewayError {
         GatewayError(ErrorCode.environmentNotAccepted, status: 422, message: "\(reason) by this server.")
     }
 
-    public static let sandboxNotAccepted = GatewayError(
+    package static let sandboxNotAccepted = GatewayError(
         ErrorCode.sandboxNotAccepted,
         status: 422,
         message: "Sandbox receipts are not accepted by this server."
     )
 
     /// 502: Apple refused the shared secret (21004); an operator must fix the config.
-    public static let upstreamMisconfigured = GatewayError(
+    package static let upstreamMisconfigured = GatewayError(
         ErrorCode.upstreamMisconfigured,
         status: 502,
         message: "The server's App Store credentials were rejected; the operator has been alerted.",
@@ -62,7 +62,7 @@ extension GatewayError {
     )
 
     /// 503: Apple could not give a verdict in time; the client should retry after `retryAfterSeconds`.
-    public static func upstreamUnavailable(retryAfterSeconds: Int) -> GatewayError {
+    package static func upstreamUnavailable(retryAfterSeconds: Int) -> GatewayError {
         GatewayError(
             ErrorCode.upstreamUnavailable,
             status: 503,
@@ -72,14 +72,14 @@ extension GatewayError {
     }
 
     /// 422: the App Store Server API knows no such transaction in any accepted environment.
-    public static let transactionNotFound = GatewayError(
+    package static let transactionNotFound = GatewayError(
         ErrorCode.transactionNotFound,
         status: 422,
         message: "The App Store knows no such transaction."
     )
 
     /// 502: Apple refused the gateway's App Store Server API token (401); an operator must fix the key.
-    public static let serverAPIMisconfigured = GatewayError(
+    package static let serverAPIMisconfigured = GatewayError(
         ErrorCode.upstreamMisconfigured,
         status: 502,
         message: "The server's App Store credentials were rejected; the operator has been alerted."

@@ -1,6 +1,6 @@
 /// Any JSON value, decoded without loss: integers stay exact (transaction ids exceed 2^53 in the wild), and
 /// fields this build does not know survive for whoever reads them later.
-public enum JSONValue: Sendable, Equatable, Decodable {
+package enum JSONValue: Sendable, Equatable, Decodable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -9,7 +9,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -29,13 +29,13 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     }
 
     /// The member `key` of an object.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members[key]
     }
 
     /// Text for ids and numbers that Apple sends as strings but others send as numbers.
-    public var text: String? {
+    package var text: String? {
         switch self {
         case .string(let value): return value
         case .integer(let value): return String(value)
@@ -47,7 +47,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     }
 
     /// A whole number from `12`, `"12"` or `12.0`.
-    public var integer: Int64? {
+    package var integer: Int64? {
         switch self {
         case .integer(let value): return value
         case .number(let value) where value.rounded() == value && abs(value) < 9e18: return Int64(value)
@@ -57,7 +57,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     }
 
     /// A number from a JSON number or numeric string (fractional milliseconds included).
-    public var double: Double? {
+    package var double: Double? {
         switch self {
         case .integer(let value): return Double(value)
         case .number(let value): return value
@@ -67,7 +67,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     }
 
     /// A boolean from `true`, `"true"`, `1` or `"1"`.
-    public var bool: Bool? {
+    package var bool: Bool? {
         switch self {
         case .bool(let value): return value
         case .integer(let value): return value != 0
@@ -82,7 +82,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     }
 
     /// The elements of an array, or the value itself when a single object stands where a list may be.
-    public var list: [JSONValue] {
+    package var list: [JSONValue] {
         switch self {
         case .array(let values): return values
         case .object: return [self]

@@ -1,6 +1,7 @@
 import AppStoreSignedData
-import GatewayCore
-@_spi(VerifierBackends) import PurchaseVerification
+import GatewayConcurrency
+import GatewayHandlerAPI
+import PurchaseVerification
 
 /// App receipts checked here against `apple.root_certificates`, never sent to Apple. With a `fallback`
 /// (`local-then-online`), a receipt that cannot be checked here (not parsed, not signed by a configured
@@ -10,13 +11,13 @@ struct LocalReceiptBackend: VerificationBackend {
     let fallback: VerifyReceiptBackend?
 
     func accepts(_ credential: Credential) -> Bool {
-        if case .appReceipt = credential { true } else { false }
+        if case .appReceipt = credential.appStore { true } else { false }
     }
 
     var lastUpstreamError: String? { fallback?.lastUpstreamError }
 
     func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
-        guard case .appReceipt(let receipt) = credential else { throw GatewayError.receiptRequired }
+        guard case .appReceipt(let receipt) = credential.appStore else { throw GatewayError.receiptRequired }
         do {
             return try verifyHere(receipt, context: context)
         } catch {

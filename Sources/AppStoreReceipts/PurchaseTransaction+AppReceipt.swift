@@ -1,4 +1,5 @@
 import AppStoreSignedData
+import GatewayHandlerAPI
 import PurchaseVerification
 
 extension PurchaseTransaction {

@@ -1,7 +1,7 @@
 /// What to do with a verifyReceipt status (DESIGN.md 4). Pure, so every status is unit-tested.
-public enum ReceiptStatusPolicy {
+package enum ReceiptStatusPolicy {
     /// The next step for one answer.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// 0, or 21006 (valid; an iOS 6 subscription that has expired).
         case accept
         /// 21007: a sandbox receipt sent to production.
@@ -18,7 +18,7 @@ public enum ReceiptStatusPolicy {
         case reject
     }
 
-    public static func action(status: Int, isRetryable: Bool) -> Action {
+    package static func action(status: Int, isRetryable: Bool) -> Action {
         switch status {
         case 0, 21006: return .accept
         case 21007: return .switchToSandbox

@@ -1,5 +1,5 @@
 /// How app receipts are verified (`apple.verifier`).
-public enum ReceiptVerification: String, Sendable {
+package enum ReceiptVerification: String, Sendable {
     /// Posted to Apple's verifyReceipt; the receipt stays opaque.
     case online
     /// Checked here against `apple.root_certificates`, never sent to Apple.

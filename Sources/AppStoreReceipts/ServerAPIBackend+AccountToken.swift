@@ -1,7 +1,7 @@
 import AppStoreServerAPI
 import Foundation
-import GatewayCore
-@_spi(VerifierBackends) import PurchaseVerification
+import GatewayHandlerAPI
+import PurchaseVerification
 
 extension ServerAPIBackend {
     /// With `apple.server_api.set_app_account_token`, a purchase bound to an account whose id is a UUID gets it

@@ -1,11 +1,17 @@
 import AppStoreServerAPI
 import Foundation
-import GatewayCore
+import GatewayHandlerAPI
 import PurchaseLedger
-@_spi(VerifierBackends) import PurchaseVerification
+import PurchaseVerification
 
 extension ServerAPIBackend {
-    var answersConsumptionRequests: Bool { consumption != nil }
+    /// With `apple.consumption`, a serving gateway answers Apple's consumption requests on a thread of its own.
+    func startBackgroundWork(_ services: StoreServices) -> (any BackgroundWork)? {
+        guard consumption != nil else { return nil }
+        let responder = ConsumptionResponder(backend: self, services: services)
+        responder.start()
+        return responder
+    }
 
     /// Send Consumption Information for an App Store request, within Apple's 12-hour window and only with the
     /// customers' consent; Apple's refusal (4xx) settles it unanswered, its trouble defers it.

@@ -1,6 +1,6 @@
 import AppStoreServerAPI
-import GatewayCore
-@_spi(VerifierBackends) import PurchaseVerification
+import GatewayHandlerAPI
+import PurchaseVerification
 
 extension ServerAPIBackend {
     /// Apple's current view for support: Look Up Order ID for an order, the customer's transaction history

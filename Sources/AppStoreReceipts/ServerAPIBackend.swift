@@ -2,8 +2,8 @@ import AppStoreServerAPI
 import AppStoreSignedData
 import CoreMetrics
 import Foundation
-import GatewayCore
-@_spi(VerifierBackends) import PurchaseVerification
+import GatewayHandlerAPI
+import PurchaseVerification
 
 /// Purchases verified by asking the App Store Server API for the customer's transaction history: Apple's
 /// signed answer, verified here, is the truth recorded and answered, so a restore gets every purchase, not
@@ -44,20 +44,20 @@ struct ServerAPIBackend: VerificationBackend {
     }
 
     func accepts(_ credential: Credential) -> Bool {
-        switch credential {
+        switch credential.appStore {
         case .transactionId: true
         case .appReceipt: settings.receiptVerification == .serverAPI
-        case .downloadToken, .signedTransactions: false
+        case .signedTransactions, nil: false
         }
     }
 
     var lastUpstreamError: String? { client.lastError }
 
     func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
-        switch credential {
+        switch credential.appStore {
         case .transactionId(let id): try history(through: id, context: context)
         case .appReceipt(let receipt): try verify(receipt, context: context)
-        case .downloadToken, .signedTransactions: throw GatewayError.receiptRequired
+        case .signedTransactions, nil: throw GatewayError.receiptRequired
         }
     }
 

@@ -1,5 +1,5 @@
 import AppStoreServerAPI
-import GatewayCore
+import GatewayHandlerAPI
 import Logging
 
 extension ServerAPIFailure {

@@ -1,6 +1,6 @@
 import Foundation
-import GatewayCore
-@_spi(VerifierBackends) import PurchaseVerification
+import GatewayHandlerAPI
+import PurchaseVerification
 
 extension SignedTransactionBackend {
     /// An App Store Server Notification V2 (`{"signedPayload": "<JWS>"}`), verified with the signed

@@ -1,7 +1,8 @@
 import AppStoreSignedData
 import Foundation
-import GatewayCore
-@_spi(VerifierBackends) import PurchaseVerification
+import GatewayConcurrency
+import GatewayHandlerAPI
+import PurchaseVerification
 
 /// StoreKit 2 signed transactions (and App Store Server Notifications V2), verified here: the chain to
 /// `apple.root_certificates`, the signature, the bundle id and the environment, without calling Apple.
@@ -18,11 +19,11 @@ struct SignedTransactionBackend: VerificationBackend {
         "this server has no apple.root_certificates to check signed data against")
 
     func accepts(_ credential: Credential) -> Bool {
-        if case .signedTransactions = credential { true } else { false }
+        if case .signedTransactions = credential.appStore { true } else { false }
     }
 
     func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
-        guard case .signedTransactions(let signedTransactions) = credential else { throw GatewayError.receiptRequired }
+        guard case .signedTransactions(let signedTransactions) = credential.appStore else { throw GatewayError.receiptRequired }
         let verifier = try signedDataVerifier()
         guard signedTransactions.count <= Self.maximumSignedTransactions else {
             throw GatewayError.badRequest("At most \(Self.maximumSignedTransactions) signed transactions per request.")

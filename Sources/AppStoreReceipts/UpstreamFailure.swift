@@ -1,4 +1,4 @@
-import GatewayCore
+import GatewayHandlerAPI
 
 /// Why the App Store gave no usable verdict.
 enum UpstreamFailure: Error, Sendable, Equatable, CustomStringConvertible {

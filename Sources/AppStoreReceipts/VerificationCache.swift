@@ -1,5 +1,6 @@
 import Foundation
-import GatewayCore
+import GatewayConcurrency
+import GatewayHandlerAPI
 import Synchronization
 
 /// Apple's verdicts by key (a receipt key, a transaction id): successes and definitive rejections for a

@@ -1,7 +1,7 @@
 import CoreMetrics
-import GatewayCore
+import GatewayHandlerAPI
 import Logging
-@_spi(VerifierBackends) import PurchaseVerification
+import PurchaseVerification
 
 /// App receipts through Apple's verifyReceipt: Apple's verdict (cached, shared between concurrent identical
 /// requests), then this server's policy (bundle ids, sandbox).
@@ -32,13 +32,13 @@ final class VerifyReceiptBackend: VerificationBackend {
     typealias Cache = VerificationCache<ReceiptDigest, Verdict, UpstreamFailure>
 
     func accepts(_ credential: Credential) -> Bool {
-        if case .appReceipt = credential { true } else { false }
+        if case .appReceipt = credential.appStore { true } else { false }
     }
 
     var lastUpstreamError: String? { client.lastError }
 
     func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
-        guard case .appReceipt(let receipt) = credential else { throw GatewayError.receiptRequired }
+        guard case .appReceipt(let receipt) = credential.appStore else { throw GatewayError.receiptRequired }
         return try verify(receipt, context: context)
     }
 

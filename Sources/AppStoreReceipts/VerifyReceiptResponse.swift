@@ -1,22 +1,23 @@
 import Foundation
+import GatewayHandlerAPI
 import PurchaseVerification
 
 /// A verifyReceipt answer, in either generation: iOS 7+ (`receipt.in_app`, `latest_receipt_info` array) or
 /// iOS 6 (`receipt` is itself a transaction with `bid`; `latest_receipt_info` and
 /// `latest_expired_receipt_info` are single objects).
-public struct VerifyReceiptResponse: Sendable, Equatable {
-    public let status: Int
+package struct VerifyReceiptResponse: Sendable, Equatable {
+    package let status: Int
     /// Apple's `environment` as sent (unknown values kept), when present.
-    public let environment: String?
+    package let environment: String?
     /// `is-retryable` / `is_retryable` for statuses 21100-21199.
-    public let isRetryable: Bool
-    public let bundleId: String?
+    package let isRetryable: Bool
+    package let bundleId: String?
     /// `latest_receipt_info` ∪ `receipt.in_app` (∪ the iOS 6 fields), one per transaction id (the
     /// `latest_receipt_info` copy wins: it carries renewals and refunds), oldest purchase first.
-    public let transactions: [PurchaseTransaction]
+    package let transactions: [PurchaseTransaction]
 
     /// Decodes Apple's JSON body; throws when it is not a JSON object with a numeric `status`.
-    public init(json: some Collection<UInt8>) throws(AppleResponseError) {
+    package init(json: some Collection<UInt8>) throws(AppleResponseError) {
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: Data(json))
@@ -45,7 +46,7 @@ public struct VerifyReceiptResponse: Sendable, Equatable {
 }
 
 /// Apple's body could not be read as a verifyReceipt answer.
-public enum AppleResponseError: Error, Sendable, Equatable {
+package enum AppleResponseError: Error, Sendable, Equatable {
     case notJSON
     case noStatus
 }

@@ -1,10 +1,11 @@
+import GatewayConcurrency
 import AsyncHTTPClient
 
 extension HTTPClient {
     /// A client for Apple's hosts as every Apple call of the gateway wants it: TLS verified (the default
     /// configuration checks certificates and host names fully), no redirects followed, a connect timeout of
     /// at most 5 s, and a refused connection failing the call at once, so the caller's retry policy decides.
-    public static func forApple(callTimeout: Duration, maxConnectionsPerHost: Int = 8) -> HTTPClient {
+    package static func forApple(callTimeout: Duration, maxConnectionsPerHost: Int = 8) -> HTTPClient {
         var pool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxConnectionsPerHost)
         pool.retryConnectionEstablishment = false

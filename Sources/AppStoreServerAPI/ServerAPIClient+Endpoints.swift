@@ -3,7 +3,7 @@ import Logging
 
 extension ServerAPIClient {
     /// Get Transaction Info: the transaction `transactionId`, from production or (when accepted) the sandbox.
-    public func transactionInfo(_ transactionId: String, deadline: ContinuousClock.Instant, logger: Logger)
+    package func transactionInfo(_ transactionId: String, deadline: ContinuousClock.Instant, logger: Logger)
         throws(ServerAPIFailure) -> ServerAPISigned
     {
         let id = try Self.pathSegment(transactionId, digitsOnly: true)
@@ -20,7 +20,7 @@ extension ServerAPIClient {
     }
 
     /// Get Transaction History v2: every transaction of the customer who made `transactionId`, all pages.
-    public func transactionHistory(_ transactionId: String, deadline: ContinuousClock.Instant, logger: Logger)
+    package func transactionHistory(_ transactionId: String, deadline: ContinuousClock.Instant, logger: Logger)
         throws(ServerAPIFailure) -> [ServerAPISigned]
     {
         let id = try Self.pathSegment(transactionId, digitsOnly: true)
@@ -30,7 +30,7 @@ extension ServerAPIClient {
     }
 
     /// Get Refund History v2: the customer's refunded transactions, all pages.
-    public func refundHistory(_ transactionId: String, deadline: ContinuousClock.Instant, logger: Logger)
+    package func refundHistory(_ transactionId: String, deadline: ContinuousClock.Instant, logger: Logger)
         throws(ServerAPIFailure) -> [ServerAPISigned]
     {
         let id = try Self.pathSegment(transactionId, digitsOnly: true)
@@ -41,7 +41,7 @@ extension ServerAPIClient {
 
     /// Look Up Order ID: the transactions of the order on the customer's receipt email; not found when
     /// Apple says the id is invalid in every accepted environment.
-    public func lookUpOrder(_ orderId: String, deadline: ContinuousClock.Instant, logger: Logger)
+    package func lookUpOrder(_ orderId: String, deadline: ContinuousClock.Instant, logger: Logger)
         throws(ServerAPIFailure) -> [ServerAPISigned]
     {
         let id = try Self.pathSegment(orderId, digitsOnly: false)

@@ -5,7 +5,7 @@ extension ServerAPIClient {
     /// Get Notification History: the `signedPayload` of every notification Apple sent (or tried to send)
     /// for the app between `start` and `end`, all pages, oldest first as Apple lists them. The payloads are
     /// handed on as Apple sent them, for the notification route's own path to verify and record.
-    public func notificationHistory(
+    package func notificationHistory(
         from start: Date, to end: Date, environment: ServerAPIEnvironment, deadline: ContinuousClock.Instant,
         logger: Logger
     ) throws(ServerAPIFailure) -> [String] {
@@ -25,7 +25,7 @@ extension ServerAPIClient {
     }
 
     /// Send Consumption Information (the current version) for `transactionId`; Apple answers 202.
-    public func sendConsumption(
+    package func sendConsumption(
         _ information: ServerAPIConsumption, for transactionId: String, environment: ServerAPIEnvironment,
         deadline: ContinuousClock.Instant, logger: Logger
     ) throws(ServerAPIFailure) {
@@ -37,7 +37,7 @@ extension ServerAPIClient {
 
     /// Set App Account Token: `token` (a UUID) becomes the app account of the purchase `originalTransactionId`,
     /// so Apple's later transactions and notifications name it. Apple answers 200.
-    public func setAppAccountToken(
+    package func setAppAccountToken(
         _ token: UUID, originalTransactionId: String, environment: ServerAPIEnvironment,
         deadline: ContinuousClock.Instant, logger: Logger
     ) throws(ServerAPIFailure) {

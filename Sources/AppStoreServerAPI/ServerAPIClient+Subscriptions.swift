@@ -4,7 +4,7 @@ import Logging
 extension ServerAPIClient {
     /// Get All Subscription Statuses: the latest transaction and renewal info of every subscription the
     /// customer who made `transactionId` has with the app.
-    public func subscriptionStatuses(_ transactionId: String, deadline: ContinuousClock.Instant, logger: Logger)
+    package func subscriptionStatuses(_ transactionId: String, deadline: ContinuousClock.Instant, logger: Logger)
         throws(ServerAPIFailure) -> [ServerAPISubscriptionStatus]
     {
         let id = try Self.pathSegment(transactionId, digitsOnly: true)

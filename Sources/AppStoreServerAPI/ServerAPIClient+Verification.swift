@@ -1,3 +1,4 @@
+import GatewayConcurrency
 import AppStoreSignedData
 import Foundation
 import GatewayCore

@@ -1,3 +1,4 @@
+import GatewayConcurrency
 import AppStoreSignedData
 import AsyncHTTPClient
 import CoreMetrics
@@ -14,7 +15,7 @@ import Synchronization
 /// with the gateway's own ``SignedDataVerifier`` before it is handed on.
 ///
 /// Runs on the gateway's worker threads: each call blocks its worker until Apple answers or the deadline.
-public final class ServerAPIClient: Sendable {
+package final class ServerAPIClient: Sendable {
     let settings: ServerAPISettings
     let verifier: SignedDataVerifier
     let tokens: ServerAPITokens
@@ -26,7 +27,7 @@ public final class ServerAPIClient: Sendable {
     static let maxAnswerBytes = 4 << 20
 
     /// A client for `settings` whose answers are verified by `verifier`.
-    public init(settings: ServerAPISettings, verifier: SignedDataVerifier, metricsFactory: any MetricsFactory) {
+    package init(settings: ServerAPISettings, verifier: SignedDataVerifier, metricsFactory: any MetricsFactory) {
         self.settings = settings
         self.verifier = verifier
         tokens = ServerAPITokens(credentials: settings.credentials)
@@ -37,10 +38,10 @@ public final class ServerAPIClient: Sendable {
 
     /// The most recent failure to get an answer from Apple (a refused key, 429, an outage), with its time,
     /// for `/v1/status`.
-    public var lastError: String? { lastFailure.withLock { $0 } }
+    package var lastError: String? { lastFailure.withLock { $0 } }
 
     /// `set_app_account_token`: whether purchases bound to an app account get it as their `appAccountToken`.
-    public var setsAppAccountToken: Bool { settings.setsAppAccountToken }
+    package var setsAppAccountToken: Bool { settings.setsAppAccountToken }
 
     deinit {
         http.shutdown(queue: .global()) { _ in }

@@ -2,9 +2,9 @@ import Foundation
 
 /// The body of Send Consumption Information: what the gateway knows about a purchase whose refund the
 /// customer asked for. Apple accepts it only with the customer's consent.
-public struct ServerAPIConsumption: Sendable, Equatable {
+package struct ServerAPIConsumption: Sendable, Equatable {
     /// Apple's `deliveryStatus` values.
-    public enum DeliveryStatus: String, Sendable {
+    package enum DeliveryStatus: String, Sendable {
         case delivered = "DELIVERED"
         case undeliveredQualityIssue = "UNDELIVERED_QUALITY_ISSUE"
         case undeliveredWrongItem = "UNDELIVERED_WRONG_ITEM"
@@ -13,20 +13,20 @@ public struct ServerAPIConsumption: Sendable, Equatable {
     }
 
     /// Apple's `refundPreference` values.
-    public enum RefundPreference: String, Sendable {
+    package enum RefundPreference: String, Sendable {
         case decline = "DECLINE"
         case grantFull = "GRANT_FULL"
         case grantProrated = "GRANT_PRORATED"
     }
 
-    public var customerConsented: Bool
-    public var sampleContentProvided: Bool
-    public var deliveryStatus: DeliveryStatus
+    package var customerConsented: Bool
+    package var sampleContentProvided: Bool
+    package var deliveryStatus: DeliveryStatus
     /// The share consumed, in milliunits (0...100_000).
-    public var consumptionPercentage: Int?
-    public var refundPreference: RefundPreference?
+    package var consumptionPercentage: Int?
+    package var refundPreference: RefundPreference?
 
-    public init(
+    package init(
         customerConsented: Bool, sampleContentProvided: Bool, deliveryStatus: DeliveryStatus,
         consumptionPercentage: Int? = nil, refundPreference: RefundPreference? = nil
     ) {
@@ -38,7 +38,7 @@ public struct ServerAPIConsumption: Sendable, Equatable {
     }
 
     /// The JSON Apple expects, keys sorted.
-    public var json: [UInt8] {
+    package var json: [UInt8] {
         var fields: [String: Any] = [
             "customerConsented": customerConsented, "sampleContentProvided": sampleContentProvided,
             "deliveryStatus": deliveryStatus.rawValue,

@@ -3,14 +3,14 @@ import Foundation
 
 /// Who the gateway is to the App Store Server API: the team's in-app purchase key (`.p8`), its key id, the
 /// issuer id and the app's bundle id. Its description names the key, never shows it.
-public struct ServerAPICredentials: Sendable, CustomStringConvertible {
-    public let issuerId: String
-    public let keyId: String
-    public let bundleId: String
+package struct ServerAPICredentials: Sendable, CustomStringConvertible {
+    package let issuerId: String
+    package let keyId: String
+    package let bundleId: String
     let key: P256.Signing.PrivateKey
 
     /// Reads the key from its PKCS#8 PEM text, as App Store Connect hands it out.
-    public init(issuerId: String, keyId: String, bundleId: String, keyPEM: String) throws(ServerAPIFailure) {
+    package init(issuerId: String, keyId: String, bundleId: String, keyPEM: String) throws(ServerAPIFailure) {
         guard let key = try? P256.Signing.PrivateKey(pemRepresentation: keyPEM) else {
             throw .misconfigured("the in-app purchase key is not a PKCS#8 PEM P-256 private key")
         }
@@ -20,5 +20,5 @@ public struct ServerAPICredentials: Sendable, CustomStringConvertible {
         self.key = key
     }
 
-    public var description: String { "in-app purchase key \(keyId) of issuer \(issuerId) for \(bundleId)" }
+    package var description: String { "in-app purchase key \(keyId) of issuer \(issuerId) for \(bundleId)" }
 }

@@ -1,5 +1,5 @@
 /// The App Store Server API endpoints the gateway calls; the raw value names them in metrics and budgets.
-public enum ServerAPIEndpoint: String, CaseIterable, Sendable {
+package enum ServerAPIEndpoint: String, CaseIterable, Sendable {
     case transactionInfo = "transaction_info"
     case transactionHistory = "transaction_history"
     case subscriptionStatuses = "subscription_statuses"

@@ -1,3 +1,4 @@
+import GatewayConcurrency
 import CoreMetrics
 
 /// `storegate_apple_api_calls_total{endpoint, environment, outcome}` and

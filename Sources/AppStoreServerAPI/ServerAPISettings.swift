@@ -3,35 +3,35 @@ import GatewayCore
 
 /// The `apple.server_api` config section: the in-app purchase key and where the App Store Server API lives.
 /// Absent section, no client: the gateway then never calls the Server API.
-public struct ServerAPISettings: Sendable {
-    public static let appleProductionURL = "https://api.storekit.apple.com"
-    public static let appleSandboxURL = "https://api.storekit-sandbox.apple.com"
+package struct ServerAPISettings: Sendable {
+    package static let appleProductionURL = "https://api.storekit.apple.com"
+    package static let appleSandboxURL = "https://api.storekit-sandbox.apple.com"
 
-    public var credentials: ServerAPICredentials
-    public var productionURL: String
-    public var sandboxURL: String
+    package var credentials: ServerAPICredentials
+    package var productionURL: String
+    package var sandboxURL: String
     /// A 404 for a transaction in production is asked again in the sandbox (as 21007 did).
-    public var acceptSandbox: Bool
+    package var acceptSandbox: Bool
     /// The limit for one call (`timeout_ms`).
-    public var callTimeout: Duration
+    package var callTimeout: Duration
     /// Calls per request when Apple is in trouble (`max_attempts`), bounded by the request's deadline.
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// Calls per endpoint per rolling hour (`calls_per_hour`): the gateway stops short of Apple's limits
     /// instead of running into them.
-    public var callsPerHour: Int
+    package var callsPerHour: Int
     /// Pages read at most for one history (`max_pages`), so a lying upstream cannot page forever.
-    public var maxPages: Int
+    package var maxPages: Int
     /// A gateway starting reads Apple's notification history since the ledger's last notification
     /// (`backfill_on_start`, off by default).
-    public var backfillOnStart: Bool
+    package var backfillOnStart: Bool
     /// A purchase bound to an app account whose id is a UUID, and whose transactions carry no such
     /// `appAccountToken`, gets it through Set App Account Token (`set_app_account_token`, off by default).
-    public var setsAppAccountToken: Bool
+    package var setsAppAccountToken: Bool
 
     /// Reads `apple.server_api`; nil (and nothing reported) when the section is absent, nil with problems
     /// reported when it is wrong. The key comes from `key_file`, or as PEM text from `key` (in practice
     /// `STOREGATE_APPLE_SERVER_API_KEY`); neither is ever logged.
-    public init?(_ apple: ConfigReader, bundleIds: Set<String>, acceptSandbox: Bool) {
+    package init?(_ apple: ConfigReader, bundleIds: Set<String>, acceptSandbox: Bool) {
         guard apple.hasSection("server_api") else { return nil }
         let api = apple.scoped("server_api")
         productionURL = api.serviceURL("production_url", default: Self.appleProductionURL)

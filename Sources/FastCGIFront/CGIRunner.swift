@@ -1,4 +1,5 @@
 import GatewayCore
+import GatewayServer
 
 #if canImport(Glibc)
     import Glibc
@@ -6,9 +7,9 @@ import GatewayCore
 
 /// Plain CGI: one request from the environment and stdin, one response on stdout, same head and body
 /// bytes as under FastCGI.
-public enum CGIRunner {
+package enum CGIRunner {
     /// Answers the request described by this process's environment with `application`.
-    public static func serve(with application: GatewayApplication) {
+    package static func serve(with application: GatewayApplication) {
         let stats = GatewayStats()
         StandardStreams().serve(
             parameters: environ, application: application, recorder: application.metrics.makeRecorder(),
@@ -16,12 +17,12 @@ public enum CGIRunner {
     }
 
     /// Writes a response for a request that never reached an application (the config did not load).
-    public static func write(_ response: GatewayResponse, method: HTTPMethod) {
+    package static func write(_ response: GatewayResponse, method: HTTPMethod) {
         StandardStreams().send(response, method: method, requestId: nil)
     }
 
     /// The method of the request in this process's environment.
-    public static var requestMethod: HTTPMethod {
+    package static var requestMethod: HTTPMethod {
         getenv("REQUEST_METHOD").map { HTTPMethod(rawValue: String(cString: $0)) } ?? .get
     }
 }

@@ -1,5 +1,6 @@
 import CFastCGI
 import GatewayCore
+import GatewayServer
 
 /// libfcgi's streams of a worker's request: the body from `in`, the answer to `out`. The slot decides
 /// whether the worker or the watchdog writes the answer.

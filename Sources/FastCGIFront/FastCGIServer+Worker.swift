@@ -1,5 +1,6 @@
 import CFastCGI
 import GatewayCore
+import GatewayServer
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import CFastCGI
 import GatewayCore
+import GatewayServer
 import Logging
 import Synchronization
 
@@ -12,7 +13,7 @@ import Synchronization
 ///
 /// Signals are the owner's business: block them in every thread before ``start()`` and call ``reload(_:)``
 /// and ``stop(grace:)`` from the thread that waits for them.
-public final class FastCGIServer: Sendable {
+package final class FastCGIServer: Sendable {
     let socket: ListeningSocket
     let slots: [WorkerSlot]
     let runtime: GatewayRuntime
@@ -24,7 +25,7 @@ public final class FastCGIServer: Sendable {
     let lastSaturationWarning = Atomic<Int64>(-1)
 
     /// A server for `application` on `socket`, with `application.server.workers` workers.
-    public init(socket: ListeningSocket, application: GatewayApplication, runtime: GatewayRuntime) {
+    package init(socket: ListeningSocket, application: GatewayApplication, runtime: GatewayRuntime) {
         self.socket = socket
         self.runtime = runtime
         self.current = Mutex(application)
@@ -36,7 +37,7 @@ public final class FastCGIServer: Sendable {
     }
 
     /// Starts the workers and the watchdog.
-    public func start() throws(FrontError) {
+    package func start() throws(FrontError) {
         WakeSignal.install()
         guard FCGX_Init() == 0 else { throw FrontError("libfcgi failed to initialise") }
         for slot in slots {
@@ -52,11 +53,11 @@ public final class FastCGIServer: Sendable {
     }
 
     /// The configuration requests are served with now.
-    public var application: GatewayApplication { current.withLock { $0 } }
+    package var application: GatewayApplication { current.withLock { $0 } }
 
     /// Serves new requests with `application`; requests in flight finish with the one they started on.
     /// `server.listen` and `server.workers` keep their first values until a restart.
-    public func reload(_ application: GatewayApplication) {
+    package func reload(_ application: GatewayApplication) {
         let previous = current.withLock { current in
             defer { current = application }
             return current.server
@@ -69,7 +70,7 @@ public final class FastCGIServer: Sendable {
 
     /// Stops accepting, lets requests in flight finish for up to `grace`, then closes the socket.
     /// Returns false when some were still running at the end of the grace period.
-    public func stop(grace: Duration) -> Bool {
+    package func stop(grace: Duration) -> Bool {
         stopping.store(true, ordering: .sequentiallyConsistent)
         FCGX_ShutdownPending()
         let deadline = ContinuousClock.now.advanced(by: grace)

@@ -1,6 +1,6 @@
 /// Why the front could not start or serve: a sentence for the operator's log.
-public struct FrontError: Error, Sendable, CustomStringConvertible {
-    public let message: String
+package struct FrontError: Error, Sendable, CustomStringConvertible {
+    package let message: String
 
     init(_ message: String) { self.message = message }
 
@@ -9,7 +9,7 @@ public struct FrontError: Error, Sendable, CustomStringConvertible {
         FrontError("\(message): \(String(cString: strerror(code)))")
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import GatewayCore
+import GatewayServer
 
 #if canImport(Glibc)
     import Glibc
@@ -7,9 +8,9 @@ import GatewayCore
 /// The socket the FastCGI server accepts on: one it created (unix path or TCP) or the one inherited on fd 0.
 /// Created here rather than with `FCGX_OpenSocket`, which binds every address for ":port", unlinks live
 /// sockets and exits the process on failure.
-public final class ListeningSocket: Sendable {
-    public let descriptor: Int32
-    public let address: ListenAddress
+package final class ListeningSocket: Sendable {
+    package let descriptor: Int32
+    package let address: ListenAddress
     /// The unix socket file this process created, removed again by ``close()``.
     private let createdPath: String?
 
@@ -20,7 +21,7 @@ public final class ListeningSocket: Sendable {
     }
 
     /// Opens `address`: binds a new socket, or checks that fd 0 is a listening socket for `.inherited`.
-    public static func open(_ address: ListenAddress, mode: UInt32, group: String?, backlog: Int) throws(FrontError)
+    package static func open(_ address: ListenAddress, mode: UInt32, group: String?, backlog: Int) throws(FrontError)
         -> ListeningSocket
     {
         switch address {
@@ -57,7 +58,7 @@ public final class ListeningSocket: Sendable {
 
     /// Closes a socket this process created and removes its file. An inherited socket stays open: it belongs
     /// to systemd or spawn-fcgi, which may hand it to the next process.
-    public func close() {
+    package func close() {
         guard case .inherited = address else {
             Glibc.close(descriptor)
             if let createdPath { unlink(createdPath) }

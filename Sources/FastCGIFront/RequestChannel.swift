@@ -1,4 +1,5 @@
 import GatewayCore
+import GatewayServer
 
 /// Where one request's body comes from and its answer goes: libfcgi's streams or CGI's stdin and stdout.
 /// Both transports answer through ``serve(parameters:application:recorder:counters:)``, so a request is
@@ -55,7 +56,7 @@ extension RequestChannel {
     func send(_ response: GatewayResponse, method: HTTPMethod, requestId: String?) -> Bool {
         var written = ResponseEncoder.withHead(for: response, requestId: requestId, write)
         if written, ResponseEncoder.sendsBody(response, method: method) {
-            if let file = response.file {
+            if let file = response.delivery?.file {
                 written = file.stream(write)
             } else if !response.body.isEmpty {
                 written = response.body.withUnsafeBytes(write)

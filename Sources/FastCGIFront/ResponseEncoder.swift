@@ -1,4 +1,5 @@
 import GatewayCore
+import GatewayText
 
 #if canImport(Glibc)
     import Glibc
@@ -9,14 +10,19 @@ import GatewayCore
 enum ResponseEncoder {
     /// Hands `send` the head for `response`, built in a temporary buffer (on the stack for ordinary heads):
     /// this runs for every response. The headers arrive as their lines (``ResponseHeaders``, which drops
-    /// any that holds CR or LF). `X-Request-Id` comes last, left out if it holds CR or LF.
+    /// any that holds CR or LF, or points the web server at a file). Content the web server sends comes from
+    /// the response's delivery (`X-Accel-Redirect`), which only the content path makes. `X-Request-Id` comes
+    /// last, left out if it holds CR or LF.
     static func withHead<Result>(
         for response: GatewayResponse, requestId: String?, _ send: (UnsafeRawBufferPointer) -> Result
     ) -> Result {
         let known = statusLine(response.status)
+        let redirect: String? =
+            if case .webServer(let uri) = response.delivery?.body { uri } else { nil }
         return response.headers.lines.withUnsafeBufferPointer { lines in
             var capacity = (known?.utf8CodeUnitCount ?? 40) + "Content-Length: \r\n\r\n".utf8.count + 20 + lines.count
             if let id = requestId { capacity += "X-Request-Id: \r\n".utf8.count + id.utf8.count }
+            if let redirect { capacity += "X-Accel-Redirect: \r\n".utf8.count + redirect.utf8.count }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
                 var writer = Writer(cursor: buffer.baseAddress!)
                 if let known {
@@ -25,6 +31,7 @@ enum ResponseEncoder {
                     writer.put("Status: \(response.status) Status\r\n")
                 }
                 writer.put(bytes: lines)
+                if let redirect { writer.putLine("X-Accel-Redirect: ", redirect) }
                 if let id = requestId { writer.putLine("X-Request-Id: ", id) }
                 if response.status != 304 {
                     writer.put("Content-Length: ")

@@ -1,5 +1,6 @@
 import CFastCGI
 import GatewayCore
+import GatewayServer
 import Synchronization
 
 #if canImport(Glibc)

@@ -12,17 +12,25 @@ public struct ConfigReader: Sendable {
     private let overridable: Bool
     private let environment: [String: String]
     private let log: ConfigLog
+    /// Reads a list given in the environment (YAML flow syntax); the document's own syntax, supplied by
+    /// whoever parsed it, so this module needs no YAML parser.
+    private let parseList: @Sendable (String) -> ConfigValue?
     /// The folder relative paths are resolved against: the config file's folder.
     public let baseDirectory: String
 
-    /// A reader for the whole `document`.
-    public init(document: ConfigValue, baseDirectory: String, environment: [String: String]) {
+    /// A reader for the whole `document`. Only the loader makes one: a handler module gets a reader of its
+    /// own section, and no way to read the rest.
+    package init(
+        document: ConfigValue, baseDirectory: String, environment: [String: String],
+        parseList: @escaping @Sendable (String) -> ConfigValue? = { _ in nil }
+    ) {
         self.init(
             node: document,
             path: "",
             overridable: true,
             environment: environment,
             log: ConfigLog(),
+            parseList: parseList,
             baseDirectory: baseDirectory
         )
     }
@@ -33,6 +41,7 @@ public struct ConfigReader: Sendable {
         overridable: Bool,
         environment: [String: String],
         log: ConfigLog,
+        parseList: @escaping @Sendable (String) -> ConfigValue?,
         baseDirectory: String
     ) {
         self.node = node
@@ -40,6 +49,7 @@ public struct ConfigReader: Sendable {
         self.overridable = overridable
         self.environment = environment
         self.log = log
+        self.parseList = parseList
         self.baseDirectory = baseDirectory
     }
 
@@ -70,10 +80,10 @@ public struct ConfigReader: Sendable {
     }
 
     /// Every problem recorded so far by this reader and all readers derived from the same document.
-    public var problems: [ConfigProblem] { log.problems }
+    package var problems: [ConfigProblem] { log.problems }
 
     /// Key paths present in the document that nothing has read: usually typos or settings of disabled routes.
-    public var unusedKeys: [String] { log.unusedKeys(in: node ?? .null, root: path) }
+    package var unusedKeys: [String] { log.unusedKeys(in: node ?? .null, root: path) }
 
     /// The raw value at `key`, environment first. Marks the key as used.
     public func value(_ key: String) -> ConfigValue? {
@@ -103,8 +113,7 @@ public struct ConfigReader: Sendable {
             elements = items
         case .scalar(let text) where environmentVariable(for: key).map { environment[$0] != nil } ?? false:
             // An environment override arrives as text: read it as YAML.
-            guard let parsed = try? ConfigValue.parse(yaml: text, source: keyPath(key)),
-                case .sequence(let items) = parsed
+            guard let parsed = parseList(text), case .sequence(let items) = parsed
             else {
                 report(key, "the environment override must be a YAML list")
                 return []
@@ -126,6 +135,7 @@ public struct ConfigReader: Sendable {
             overridable: overridable,
             environment: environment,
             log: log,
+            parseList: parseList,
             baseDirectory: baseDirectory
         )
     }

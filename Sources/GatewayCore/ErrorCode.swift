@@ -20,7 +20,7 @@ public struct ErrorCode: Hashable, Sendable, CustomStringConvertible {
     public static let internalError = ErrorCode("internal_error")
 
     /// The codes any route can answer, whatever modules a build carries.
-    static let core: [ErrorCode] = [
+    package static let core: [ErrorCode] = [
         .notFound, .methodNotAllowed, .bodyTooLarge, .badRequest, .timeout, .rateLimited, .internalError,
     ]
 }

@@ -4,24 +4,24 @@
 
 /// A byte range of a file that a response streams as its body, in bounded chunks: the file is never
 /// held in memory, and a client that goes away stops the reading.
-public struct FileSlice: Sendable, Equatable {
+package struct FileSlice: Sendable, Equatable {
     /// An absolute path the handler has already checked (inside `content.root`, no symlinks out).
-    public let path: String
-    public let offset: Int
-    public let length: Int
+    package let path: String
+    package let offset: Int
+    package let length: Int
 
-    public init(path: String, offset: Int, length: Int) {
+    package init(path: String, offset: Int, length: Int) {
         self.path = path
         self.offset = offset
         self.length = length
     }
 
     /// How much is read and handed on at a time.
-    public static let chunkSize = 256 << 10
+    package static let chunkSize = 256 << 10
 
     /// Reads the slice chunk by chunk into `write`, which returns false when the client went away.
     /// Returns false when the file could not be read in full or the client went away.
-    public func stream(_ write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+    package func stream(_ write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }

@@ -6,22 +6,21 @@ public struct GatewayResponse: Sendable {
     /// Response headers in the order they are sent. `Content-Length` is added by the transport.
     public var headers: ResponseHeaders
     public var body: [UInt8]
-    /// A file range sent as the body instead of `body` (downloads), streamed by the transport.
-    public var file: FileSlice?
+    /// Purchased content sent instead of `body`: made only by the content path, from an entitlement.
+    package var delivery: ContentDelivery?
     /// Facts for the request's log line that the client never sees, such as `environment` and `product`.
     public var logMetadata: Logger.Metadata = [:]
     /// The `error.code` of an error answer, counted when the request is finished.
     public var errorCode: ErrorCode?
 
-    public init(status: Int, headers: ResponseHeaders = [], body: [UInt8] = [], file: FileSlice? = nil) {
+    public init(status: Int, headers: ResponseHeaders = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
-        self.file = file
     }
 
     /// The body's length in bytes, whichever form it has.
-    public var contentLength: Int { file?.length ?? body.count }
+    public var contentLength: Int { delivery?.file?.length ?? body.count }
 
     /// A JSON response; `body` must already be encoded JSON.
     public static func json(status: Int = 200, _ body: [UInt8], headers: ResponseHeaders = []) -> GatewayResponse {

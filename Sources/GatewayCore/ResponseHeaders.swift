@@ -1,3 +1,5 @@
+import GatewayText
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -7,10 +9,15 @@
 /// a handler's fixed headers are rendered once, when it is built.
 ///
 /// A header whose name or value holds CR or LF is dropped when it is added: it could split the response.
-/// `Content-Length` and `X-Request-Id` are not added here; the transport writes them.
+/// So is a header that points the web server at a file to send in the gateway's place (`X-Accel-Redirect`,
+/// `X-Sendfile`, ...): only the content path answers with content, through ``ContentDelivery``, which the
+/// transport writes. `Content-Length` and `X-Request-Id` are not added here; the transport writes them.
 public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
     /// The header lines, each ending in CR LF.
     public private(set) var lines: [UInt8] = []
+    /// Whether a `Location` header names a path on this server: with status 200 a CGI web server (Apache's
+    /// mod_cgi, RFC 3875's local redirect) would serve that path in the gateway's place.
+    package private(set) var hasLocalLocation = false
 
     public init() {}
 
@@ -23,9 +30,11 @@ public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
         self.init(pairs)
     }
 
-    /// Adds `name: value` after the headers already here, unless either holds CR or LF.
+    /// Adds `name: value` after the headers already here, unless either holds CR or LF or the header would
+    /// have the web server send a file (``sendsFile(_:)``).
     public mutating func add(_ name: String, _ value: String) {
-        guard Self.canCarry(name), Self.canCarry(value) else { return }
+        guard Self.canCarry(name), Self.canCarry(value), !Self.sendsFile(name) else { return }
+        if value.hasPrefix("/"), name.utf8.count == 8, name.lowercased() == "location" { hasLocalLocation = true }
         lines.reserveCapacity(lines.count + name.utf8.count + value.utf8.count + 4)
         lines.append(contentsOf: name.utf8)
         lines.append(UInt8(ascii: ":"))
@@ -39,7 +48,26 @@ public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
     public static func + (headers: ResponseHeaders, more: ResponseHeaders) -> ResponseHeaders {
         var all = headers
         all.lines += more.lines
+        all.hasLocalLocation = headers.hasLocalLocation || more.hasLocalLocation
         return all
+    }
+
+    /// These headers without any called `name` (compared case-insensitively).
+    package func removing(_ name: String) -> ResponseHeaders {
+        ResponseHeaders(pairs.filter { $0.name.lowercased() != name.lowercased() })
+    }
+
+    /// Whether a header called `name` tells a web server to send a file in the gateway's place: nginx's
+    /// `X-Accel-Redirect`, Apache's and lighttpd's `X-Sendfile`, lighttpd's `X-LIGHTTPD-send-file` and
+    /// `X-LIGHTTPD-send-tempfile`. Compared case-insensitively, as web servers read them.
+    package static func sendsFile(_ name: String) -> Bool {
+        guard name.utf8.count >= 10, name.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "x") }) == true else {
+            return false
+        }
+        switch name.lowercased() {
+        case "x-accel-redirect", "x-sendfile", "x-lighttpd-send-file", "x-lighttpd-send-tempfile": return true
+        default: return false
+        }
     }
 
     public var isEmpty: Bool { lines.isEmpty }

@@ -1,21 +1,21 @@
+import ConfigYAML
+import Crypto
 import Foundation
-import GatewayCore
+import GatewayHandlerAPI
 
 /// Reads a catalog file, checks every product, and measures every content file (size and SHA-256).
-public enum CatalogLoader {
+package enum CatalogLoader {
     /// Loads `file`, with product files under `contentRoot`. Throws ``ConfigProblems`` naming every problem
     /// as `FILE: products[i].key: why`.
-    public static func load(file: String, contentRoot: String) throws(ConfigProblems) -> Catalog {
-        let document: ConfigValue
+    package static func load(file: String, contentRoot: String) throws(ConfigProblems) -> Catalog {
+        let text: String
         do {
-            document = try ConfigValue.parse(yaml: String(contentsOfFile: file, encoding: .utf8), source: file)
-        } catch let problems as ConfigProblems {
-            throw problems
+            text = try String(contentsOfFile: file, encoding: .utf8)
         } catch {
             throw ConfigProblems([ConfigProblem(keyPath: file, message: "cannot read the catalog file")])
         }
         let root = ContentRoot(path: contentRoot)
-        let reader = ConfigReader(document: document, baseDirectory: root.path, environment: [:])
+        let reader = try ConfigReader(yaml: text, source: file, baseDirectory: root.path, environment: [:])
         if root.resolved == nil {
             reader.report(nil, "content root \(contentRoot) is not a readable folder")
         }
@@ -32,7 +32,9 @@ public enum CatalogLoader {
         for key in reader.unusedKeys { reader.report(key, "unknown key") }
         let problems = reader.problems.map { ConfigProblem(keyPath: "\(file): \($0.keyPath)", message: $0.message) }
         guard problems.isEmpty else { throw ConfigProblems(problems) }
-        return Catalog(products: products, contentRoot: root.resolved ?? root.path)
+        let digest = SHA256.hash(data: Catalog.listing(products))
+        let version = digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        return Catalog(products: products, contentRoot: root.resolved ?? root.path, version: version)
     }
 
     private static func product(from entry: ConfigReader, root: ContentRoot) -> Product? {

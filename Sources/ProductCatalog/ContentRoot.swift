@@ -3,13 +3,13 @@ import Foundation
 
 /// The folder product files live in. Resolves a catalog's relative path to a regular file inside it,
 /// refusing absolute paths, `..` and symlinks that lead out of the folder.
-public struct ContentRoot: Sendable {
+package struct ContentRoot: Sendable {
     /// The folder as configured.
-    public let path: String
+    package let path: String
     /// The folder with symlinks resolved, or nil when it does not exist.
-    public let resolved: String?
+    package let resolved: String?
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
@@ -17,12 +17,12 @@ public struct ContentRoot: Sendable {
     }
 
     /// Why a content path was refused.
-    public struct Problem: Error, Sendable {
-        public let message: String
+    package struct Problem: Error, Sendable {
+        package let message: String
     }
 
     /// The absolute, symlink-free path of `relative` when it names a regular file inside the root.
-    public func file(_ relative: String) -> Result<String, Problem> {
+    package func file(_ relative: String) -> Result<String, Problem> {
         guard let resolved else { return .failure(Problem(message: "the content root does not exist")) }
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
         guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.utf8.contains(0),
@@ -44,7 +44,7 @@ public struct ContentRoot: Sendable {
     }
 
     /// The size and SHA-256 of the file at `relative`, read in bounded chunks.
-    public func measure(_ relative: String) -> Result<(size: Int, sha256: String), Problem> {
+    package func measure(_ relative: String) -> Result<(size: Int, sha256: String), Problem> {
         file(relative).flatMap { real in
             guard let handle = FileHandle(forReadingAtPath: real) else {
                 return .failure(Problem(message: "\(relative) is not readable"))

@@ -2,18 +2,18 @@ import Foundation
 
 /// One completed notification backfill: the period read from the store and what it recorded. The ledger
 /// keeps them so that the next backfill (a gateway's own, at start) knows where the last one ended.
-public struct BackfillRun: Sendable, Equatable {
+package struct BackfillRun: Sendable, Equatable {
     /// What started it: `command` (`storegate notifications backfill`) or `start` (a gateway starting).
-    public let trigger: String
-    public let from: Date
-    public let to: Date
-    public let listed: Int
-    public let recorded: Int
-    public let duplicates: Int
-    public let refused: Int
-    public let finished: Date
+    package let trigger: String
+    package let from: Date
+    package let to: Date
+    package let listed: Int
+    package let recorded: Int
+    package let duplicates: Int
+    package let refused: Int
+    package let finished: Date
 
-    public init(
+    package init(
         trigger: String, from: Date, to: Date, listed: Int, recorded: Int, duplicates: Int, refused: Int,
         finished: Date = Date()
     ) {

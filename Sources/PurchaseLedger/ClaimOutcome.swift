@@ -1,5 +1,5 @@
 /// What the ledger made of an ``AccountClaim``.
-public enum ClaimOutcome: Sendable, Equatable {
+package enum ClaimOutcome: Sendable, Equatable {
     /// The purchase had no account; it is bound to this one.
     case bound
     /// This account held it already; nothing changed.
@@ -12,7 +12,7 @@ public enum ClaimOutcome: Sendable, Equatable {
     case heldByOthers([String])
 
     /// Whether the claiming account holds the purchase now.
-    public var holds: Bool {
+    package var holds: Bool {
         if case .heldByOthers = self { return false }
         return true
     }
@@ -26,7 +26,7 @@ public enum ClaimOutcome: Sendable, Equatable {
     }
 
     /// The change recorded for it, or nil when nothing changed.
-    public func change(origin: ClaimOrigin) -> BindingChange? {
+    package func change(origin: ClaimOrigin) -> BindingChange? {
         switch self {
         case .bound: .bound
         case .held: nil

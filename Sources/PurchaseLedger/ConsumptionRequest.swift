@@ -2,20 +2,20 @@ import struct Foundation.Date
 
 /// A store's question about a purchase whose refund a customer asked for (the App Store's CONSUMPTION_REQUEST):
 /// recorded with its notification, so it exists once however often the store sends it, then answered once.
-public struct ConsumptionRequest: Sendable, Equatable {
+package struct ConsumptionRequest: Sendable, Equatable {
     /// The notification that asked, so a repeat of it asks nothing new.
-    public let notificationUUID: String
-    public let environment: String
+    package let notificationUUID: String
+    package let environment: String
     /// The transaction the customer asked to have refunded.
-    public let transactionId: String
-    public let originalTransactionId: String
-    public let productId: String
+    package let transactionId: String
+    package let originalTransactionId: String
+    package let productId: String
     /// When the store asked: its answer window counts from here.
-    public let requestedAt: Date
+    package let requestedAt: Date
     /// Attempts to answer so far.
-    public let attempts: Int
+    package let attempts: Int
 
-    public init(
+    package init(
         notificationUUID: String, environment: String, transactionId: String, originalTransactionId: String,
         productId: String, requestedAt: Date, attempts: Int = 0
     ) {
@@ -39,7 +39,7 @@ public struct ConsumptionRequest: Sendable, Equatable {
 }
 
 /// Where a consumption request stands.
-public enum ConsumptionRequestState: String, Sendable {
+package enum ConsumptionRequestState: String, Sendable {
     /// Not settled yet: it is claimed, or waits for its next attempt.
     case pending
     /// The store accepted the answer.
@@ -49,17 +49,17 @@ public enum ConsumptionRequestState: String, Sendable {
 }
 
 /// A consumption request as the ledger holds it, for support and tests.
-public struct StoredConsumptionRequest: Sendable, Equatable {
-    public let request: ConsumptionRequest
-    public let state: ConsumptionRequestState
+package struct StoredConsumptionRequest: Sendable, Equatable {
+    package let request: ConsumptionRequest
+    package let state: ConsumptionRequestState
     /// When it was settled.
-    public let settledAt: Date?
+    package let settledAt: Date?
     /// The body sent to the store, when one was.
-    public let answer: String?
+    package let answer: String?
     /// The store's verdict, or why nothing was sent, or the last failure while pending.
-    public let outcome: String?
+    package let outcome: String?
 
-    public init(
+    package init(
         request: ConsumptionRequest, state: ConsumptionRequestState, settledAt: Date?, answer: String?,
         outcome: String?
     ) {

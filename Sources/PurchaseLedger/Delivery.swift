@@ -1,16 +1,16 @@
 import struct Foundation.Date
 
 /// One grant of content: who got which product's bytes, through which purchase, and which version.
-public struct Delivery: Sendable, Equatable {
-    public let environment: String
-    public let productId: String
-    public let originalTransactionId: String
+package struct Delivery: Sendable, Equatable {
+    package let environment: String
+    package let productId: String
+    package let originalTransactionId: String
     /// SHA-256 of the content as the catalog measured it.
-    public let contentSHA256: String
-    public let requestId: String
-    public let deliveredAt: Date
+    package let contentSHA256: String
+    package let requestId: String
+    package let deliveredAt: Date
 
-    public init(
+    package init(
         environment: String,
         productId: String,
         originalTransactionId: String,

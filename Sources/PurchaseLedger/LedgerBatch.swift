@@ -1,7 +1,7 @@
 import struct Foundation.Date
 
 /// Where a batch of transactions came from.
-public enum LedgerSource: String, Sendable, CaseIterable {
+package enum LedgerSource: String, Sendable, CaseIterable {
     case verify
     case restoreSync = "restore-sync"
     case notification
@@ -9,14 +9,14 @@ public enum LedgerSource: String, Sendable, CaseIterable {
 }
 
 /// The transactions of one verified receipt, recorded together.
-public struct LedgerBatch: Sendable {
-    public let transactions: [LedgerTransaction]
-    public let source: LedgerSource
+package struct LedgerBatch: Sendable {
+    package let transactions: [LedgerTransaction]
+    package let source: LedgerSource
     /// The request that recorded them, kept for support questions.
-    public let requestId: String
-    public let recordedAt: Date
+    package let requestId: String
+    package let recordedAt: Date
 
-    public init(transactions: [LedgerTransaction], source: LedgerSource, requestId: String, recordedAt: Date = Date()) {
+    package init(transactions: [LedgerTransaction], source: LedgerSource, requestId: String, recordedAt: Date = Date()) {
         self.transactions = transactions
         self.source = source
         self.requestId = requestId
@@ -25,7 +25,7 @@ public struct LedgerBatch: Sendable {
 
     /// The purchases of this batch: one per key, merging the transactions that share it (the latest
     /// expiry and cancellation win, as Apple's latest verdict is the truth).
-    public var purchases: [LedgerTransaction] {
+    package var purchases: [LedgerTransaction] {
         var byKey: [PurchaseKey: LedgerTransaction] = [:]
         var order: [PurchaseKey] = []
         for transaction in transactions {

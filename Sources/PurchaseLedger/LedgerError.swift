@@ -1,5 +1,5 @@
 /// The ledger could not do what was asked; nothing of the failed call was committed.
-public struct LedgerError: Error, Sendable, CustomStringConvertible {
+package struct LedgerError: Error, Sendable, CustomStringConvertible {
     private enum Code: String, Sendable {
         case unavailable
         case unsupportedURL
@@ -7,7 +7,7 @@ public struct LedgerError: Error, Sendable, CustomStringConvertible {
 
     private let code: Code
     /// What went wrong, for logs (never contains credentials from the ledger URL).
-    public let reason: String
+    package let reason: String
 
     private init(_ code: Code, _ reason: String) {
         self.code = code
@@ -15,13 +15,13 @@ public struct LedgerError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The store could not be opened, read or written.
-    public static func unavailable(_ reason: String) -> LedgerError { LedgerError(.unavailable, reason) }
+    package static func unavailable(_ reason: String) -> LedgerError { LedgerError(.unavailable, reason) }
 
     /// `ledger.url` names a store this build does not have.
-    public static func unsupportedURL(_ reason: String) -> LedgerError { LedgerError(.unsupportedURL, reason) }
+    package static func unsupportedURL(_ reason: String) -> LedgerError { LedgerError(.unsupportedURL, reason) }
 
     /// True when a later attempt may succeed (the store is down), false for configuration mistakes.
-    public var isTransient: Bool { code == .unavailable }
+    package var isTransient: Bool { code == .unavailable }
 
-    public var description: String { "ledger \(code.rawValue): \(reason)" }
+    package var description: String { "ledger \(code.rawValue): \(reason)" }
 }

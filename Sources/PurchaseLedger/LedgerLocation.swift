@@ -1,12 +1,12 @@
 /// Where `ledger.url` says the ledger lives.
-public enum LedgerLocation: Sendable, Equatable {
+package enum LedgerLocation: Sendable, Equatable {
     /// An SQLite file (the embedded default).
     case sqlite(path: String)
     /// A PostgreSQL server.
     case postgres(url: String)
 
     /// Parses `sqlite:NAME` (relative to `baseDirectory`), `sqlite:///absolute/path` or `postgres://...`.
-    public init(url: String, baseDirectory: String) throws(LedgerError) {
+    package init(url: String, baseDirectory: String) throws(LedgerError) {
         if url.hasPrefix("sqlite://") {
             let path = String(url.dropFirst("sqlite://".count))
             guard path.hasPrefix("/"), path.count > 1 else {
@@ -28,7 +28,7 @@ public enum LedgerLocation: Sendable, Equatable {
 
 extension LedgerLocation {
     /// Opens the ledger here, creating and migrating it when needed.
-    public func open(poolSize: Int = 16) throws(LedgerError) -> any PurchaseLedger & LedgerRowStore {
+    package func open(poolSize: Int = 16) throws(LedgerError) -> any PurchaseLedger & LedgerRowStore {
         switch self {
         case .sqlite(let path): return try SQLiteLedger(path: path)
         case .postgres(let url): return try PostgresLedger(url: url, poolSize: poolSize)

@@ -1,19 +1,19 @@
 /// An App Store server notification as the ledger keeps it: recorded once by its UUID, in one transaction
 /// with the transactions it reports, so a notification Apple sends again changes nothing.
-public struct LedgerNotification: Sendable {
-    public let uuid: String
-    public let environment: String
+package struct LedgerNotification: Sendable {
+    package let uuid: String
+    package let environment: String
     /// `notificationType`, such as `REFUND` or `DID_RENEW`.
-    public let type: String
-    public let subtype: String?
+    package let type: String
+    package let subtype: String?
     /// True for REFUND_REVERSED: the reported purchases are entitled again, so their cancellation is cleared.
-    public let reinstates: Bool
+    package let reinstates: Bool
     /// The transactions it reports (none for a TEST notification).
-    public let batch: LedgerBatch
+    package let batch: LedgerBatch
     /// The question it asks, recorded with it (CONSUMPTION_REQUEST).
-    public let consumptionRequest: ConsumptionRequest?
+    package let consumptionRequest: ConsumptionRequest?
 
-    public init(
+    package init(
         uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, batch: LedgerBatch,
         consumptionRequest: ConsumptionRequest? = nil
     ) {

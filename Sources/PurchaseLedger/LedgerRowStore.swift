@@ -4,24 +4,24 @@
 /// Contract: `rows` returns at most `limit` rows of `table` in primary-key order, starting after `key` (the
 /// key of the last row of the previous page) or at the start; `insert` adds `rows` in one transaction, keeps
 /// any row whose key is already present, and returns how many it added.
-public protocol LedgerRowStore: Sendable {
+package protocol LedgerRowStore: Sendable {
     func rows(of table: LedgerTable, after key: [String?]?, limit: Int) throws(LedgerError) -> [[String?]]
     func insert(_ rows: [[String?]], into table: LedgerTable) throws(LedgerError) -> Int
 }
 
 /// What a copy did to one table.
-public struct CopiedTable: Sendable, Equatable {
-    public let table: LedgerTable
+package struct CopiedTable: Sendable, Equatable {
+    package let table: LedgerTable
     /// Rows read from the source.
-    public let read: Int
+    package let read: Int
     /// Rows the target did not have yet.
-    public let added: Int
+    package let added: Int
 }
 
 extension LedgerRowStore {
     /// Copies every row of this ledger into `target`, a page at a time, table by table. Rows the target
     /// already has are left as they are, so a copy interrupted half-way can simply be run again.
-    public func copy(into target: any LedgerRowStore, pageSize: Int = 1000) throws(LedgerError) -> [CopiedTable] {
+    package func copy(into target: any LedgerRowStore, pageSize: Int = 1000) throws(LedgerError) -> [CopiedTable] {
         var copied: [CopiedTable] = []
         for table in LedgerTable.allCases {
             var read = 0

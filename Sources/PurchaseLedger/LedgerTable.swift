@@ -1,6 +1,6 @@
 /// The ledger's tables as `storegate ledger copy` sees them: the same columns in every store, read and written
 /// as text (SQLite and PostgreSQL both convert text to their integer columns).
-public enum LedgerTable: String, Sendable, CaseIterable {
+package enum LedgerTable: String, Sendable, CaseIterable {
     case purchases, transactions, deliveries, notifications
     case consumptionRequests = "consumption_requests"
     case backfills

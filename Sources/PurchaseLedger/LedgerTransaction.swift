@@ -1,23 +1,23 @@
 import struct Foundation.Date
 
 /// One App Store transaction as the ledger records it.
-public struct LedgerTransaction: Sendable, Equatable {
+package struct LedgerTransaction: Sendable, Equatable {
     /// `Production`, `Sandbox` or `Xcode`.
-    public var environment: String
-    public var bundleId: String
-    public var productId: String
-    public var transactionId: String
-    public var originalTransactionId: String
-    public var webOrderLineItemId: String?
+    package var environment: String
+    package var bundleId: String
+    package var productId: String
+    package var transactionId: String
+    package var originalTransactionId: String
+    package var webOrderLineItemId: String?
     /// The purchase this transaction belongs to.
-    public var purchaseKey: PurchaseKey
-    public var purchaseDate: Date?
-    public var expiresDate: Date?
+    package var purchaseKey: PurchaseKey
+    package var purchaseDate: Date?
+    package var expiresDate: Date?
     /// Set when Apple refunded or revoked the transaction.
-    public var cancellationDate: Date?
-    public var quantity: Int
+    package var cancellationDate: Date?
+    package var quantity: Int
 
-    public init(
+    package init(
         environment: String,
         bundleId: String,
         productId: String,

@@ -1,7 +1,7 @@
 import Foundation
 
 extension PostgresLedger {
-    public func claim(_ claim: AccountClaim) throws(LedgerError) -> ClaimOutcome {
+    package func claim(_ claim: AccountClaim) throws(LedgerError) -> ClaimOutcome {
         // The common case, an account coming back for what it holds, is settled by a read.
         let current = try holders(environment: claim.environment, originalTransactionId: claim.originalTransactionId)
         if current.contains(claim.accountId) { return .held }
@@ -23,17 +23,17 @@ extension PostgresLedger {
         }
     }
 
-    public func holdings(of accountId: String) throws(LedgerError) -> [StoredPurchase] {
+    package func holdings(of accountId: String) throws(LedgerError) -> [StoredPurchase] {
         try texts(AccountBindingTable.holdings { "$\($0)" }, [accountId]).map(StoredPurchase.init(texts:))
     }
 
-    public func holders(environment: String, originalTransactionId: String) throws(LedgerError) -> [String] {
+    package func holders(environment: String, originalTransactionId: String) throws(LedgerError) -> [String] {
         try texts(AccountBindingTable.holders { "$\($0)" }, [environment, originalTransactionId]).compactMap {
             $0.first ?? nil
         }
     }
 
-    public func bindingEvents(environment: String, originalTransactionId: String) throws(LedgerError)
+    package func bindingEvents(environment: String, originalTransactionId: String) throws(LedgerError)
         -> [BindingEvent]
     {
         try texts(AccountBindingTable.events { "$\($0)" }, [environment, originalTransactionId]).compactMap(

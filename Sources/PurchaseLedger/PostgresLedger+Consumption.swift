@@ -1,7 +1,7 @@
 import Foundation
 
 extension PostgresLedger {
-    public func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
+    package func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
         -> [ConsumptionRequest]
     {
         let (at, until) = (LedgerTime.text(now), LedgerTime.text(now + lease))
@@ -17,7 +17,7 @@ extension PostgresLedger {
         }
     }
 
-    public func settleConsumptionRequest(
+    package func settleConsumptionRequest(
         _ notificationUUID: String, state: ConsumptionRequestState, answer: String?, outcome: String, at: Date
     ) throws(LedgerError) -> Bool {
         try pool.withConnection { connection throws(LedgerError) in
@@ -30,7 +30,7 @@ extension PostgresLedger {
         }
     }
 
-    public func deferConsumptionRequest(_ notificationUUID: String, until nextAttempt: Date, outcome: String)
+    package func deferConsumptionRequest(_ notificationUUID: String, until nextAttempt: Date, outcome: String)
         throws(LedgerError)
     {
         try pool.withConnection { connection throws(LedgerError) in
@@ -40,7 +40,7 @@ extension PostgresLedger {
         }
     }
 
-    public func consumptionRequests(environment: String, originalTransactionId: String) throws(LedgerError)
+    package func consumptionRequests(environment: String, originalTransactionId: String) throws(LedgerError)
         -> [StoredConsumptionRequest]
     {
         try pool.withConnection { connection throws(LedgerError) in

@@ -1,19 +1,19 @@
 import Foundation
 
 extension PostgresLedger {
-    public func originals(of transactionId: String) throws(LedgerError) -> [LedgerOriginal] {
+    package func originals(of transactionId: String) throws(LedgerError) -> [LedgerOriginal] {
         try texts(PurchaseHistoryQueries.originals { "$\($0)" }, [transactionId]).compactMap(
             PurchaseHistoryQueries.original)
     }
 
-    public func transactions(environment: String, originalTransactionId: String) throws(LedgerError)
+    package func transactions(environment: String, originalTransactionId: String) throws(LedgerError)
         -> [StoredTransaction]
     {
         try texts(PurchaseHistoryQueries.transactions { "$\($0)" }, [environment, originalTransactionId])
             .compactMap(PurchaseHistoryQueries.transaction)
     }
 
-    public func notifications(environment: String, originalTransactionId: String) throws(LedgerError)
+    package func notifications(environment: String, originalTransactionId: String) throws(LedgerError)
         -> [StoredNotification]
     {
         try texts(PurchaseHistoryQueries.notifications { "$\($0)" }, [environment, originalTransactionId])
@@ -26,11 +26,11 @@ extension PostgresLedger {
 }
 
 extension PostgresLedger {
-    public func recordBackfill(_ run: BackfillRun) throws(LedgerError) {
+    package func recordBackfill(_ run: BackfillRun) throws(LedgerError) {
         _ = try texts(LedgerTable.backfills.insertStatement { "$\($0)" }, run.row())
     }
 
-    public func notificationsRecordedUntil() throws(LedgerError) -> Date? {
+    package func notificationsRecordedUntil() throws(LedgerError) -> Date? {
         BackfillTable.date(try texts(BackfillTable.anchor, []))
     }
 }

@@ -1,10 +1,10 @@
 extension PostgresLedger: LedgerRowStore {
-    public func rows(of table: LedgerTable, after key: [String?]?, limit: Int) throws(LedgerError) -> [[String?]] {
+    package func rows(of table: LedgerTable, after key: [String?]?, limit: Int) throws(LedgerError) -> [[String?]] {
         let sql = table.pageQuery(afterKey: key != nil, limit: limit) { "$\($0)" }
         return try pool.withConnection { connection throws(LedgerError) in try connection.execute(sql, key ?? []) }
     }
 
-    public func insert(_ rows: [[String?]], into table: LedgerTable) throws(LedgerError) -> Int {
+    package func insert(_ rows: [[String?]], into table: LedgerTable) throws(LedgerError) -> Int {
         let sql = table.insertStatement { "$\($0)" } + " RETURNING 1"
         return try pool.withConnection { connection throws(LedgerError) in
             try Self.inTransaction(connection) { () throws(LedgerError) in

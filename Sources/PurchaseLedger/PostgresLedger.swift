@@ -3,17 +3,17 @@ import Foundation
 /// The ledger in PostgreSQL, shared by several gateways. Idempotency is the database's: unique keys and
 /// `ON CONFLICT`, so two gateways restoring the same receipt at once still make one row per purchase and
 /// agree on what was new. Every `record` is one transaction on one pooled connection.
-public final class PostgresLedger: PurchaseLedger {
+package final class PostgresLedger: PurchaseLedger {
     let pool: PostgresPool
 
     /// Connects (lazily, up to `poolSize` connections) and brings the schema up to date under an advisory
     /// lock, so gateways starting together migrate once.
-    public init(url: String, poolSize: Int = 16) throws(LedgerError) {
+    package init(url: String, poolSize: Int = 16) throws(LedgerError) {
         pool = PostgresPool(url: url, size: poolSize)
         try pool.withConnection { connection throws(LedgerError) in try Self.migrate(connection) }
     }
 
-    public func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome {
+    package func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome {
         let purchases = batch.purchases
         let statements = Self.recordStatements(purchases: purchases, batch: batch)
         let recorded = try pool.withConnection { connection throws(LedgerError) in
@@ -31,7 +31,7 @@ public final class PostgresLedger: PurchaseLedger {
         return RecordOutcome(recorded: recorded, known: purchases.count - recorded)
     }
 
-    public func recordNotification(_ notification: LedgerNotification) throws(LedgerError) -> Bool {
+    package func recordNotification(_ notification: LedgerNotification) throws(LedgerError) -> Bool {
         let statements = Self.recordStatements(purchases: notification.batch.purchases, batch: notification.batch)
         let row = notification.row(receivedMilliseconds: LedgerTime.milliseconds(notification.batch.recordedAt))
         return try pool.withConnection { connection throws(LedgerError) in
@@ -50,7 +50,7 @@ public final class PostgresLedger: PurchaseLedger {
         }
     }
 
-    public func recordDelivery(_ delivery: Delivery) throws(LedgerError) {
+    package func recordDelivery(_ delivery: Delivery) throws(LedgerError) {
         try pool.withConnection { connection throws(LedgerError) in
             try connection.execute(
                 """
@@ -65,7 +65,7 @@ public final class PostgresLedger: PurchaseLedger {
         }
     }
 
-    public func deliveries(environment: String, originalTransactionId: String) throws(LedgerError) -> [Delivery] {
+    package func deliveries(environment: String, originalTransactionId: String) throws(LedgerError) -> [Delivery] {
         try pool.withConnection { connection throws(LedgerError) in
             try connection.execute(
                 """
@@ -82,7 +82,7 @@ public final class PostgresLedger: PurchaseLedger {
         }
     }
 
-    public func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase] {
+    package func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase] {
         try pool.withConnection { connection throws(LedgerError) in
             try connection.execute(
                 """
@@ -95,7 +95,7 @@ public final class PostgresLedger: PurchaseLedger {
         }
     }
 
-    public func counts() throws(LedgerError) -> LedgerCounts {
+    package func counts() throws(LedgerError) -> LedgerCounts {
         try pool.withConnection { connection throws(LedgerError) in
             let row = try connection.execute(
                 "SELECT (SELECT count(*) FROM purchases), (SELECT count(*) FROM transactions)"
@@ -104,7 +104,7 @@ public final class PostgresLedger: PurchaseLedger {
         }
     }
 
-    public func checkHealth() throws(LedgerError) {
+    package func checkHealth() throws(LedgerError) {
         try pool.withConnection { connection throws(LedgerError) in _ = try connection.execute("SELECT 1") }
     }
 

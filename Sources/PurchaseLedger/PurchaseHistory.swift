@@ -1,54 +1,54 @@
 import struct Foundation.Date
 
 /// Where a transaction belongs: the purchase it was recorded under, by environment.
-public struct LedgerOriginal: Sendable, Equatable, Hashable {
-    public let environment: String
-    public let originalTransactionId: String
+package struct LedgerOriginal: Sendable, Equatable, Hashable {
+    package let environment: String
+    package let originalTransactionId: String
 
-    public init(environment: String, originalTransactionId: String) {
+    package init(environment: String, originalTransactionId: String) {
         self.environment = environment
         self.originalTransactionId = originalTransactionId
     }
 }
 
 /// A transaction as the ledger holds it: what the store said of it, and who recorded it first.
-public struct StoredTransaction: Sendable, Equatable {
-    public let transactionId: String
-    public let productId: String
-    public let purchaseDate: Date?
-    public let expiresDate: Date?
-    public let cancellationDate: Date?
-    public let firstSeen: Date
-    public let source: LedgerSource
-    public let requestId: String
+package struct StoredTransaction: Sendable, Equatable {
+    package let transactionId: String
+    package let productId: String
+    package let purchaseDate: Date?
+    package let expiresDate: Date?
+    package let cancellationDate: Date?
+    package let firstSeen: Date
+    package let source: LedgerSource
+    package let requestId: String
 }
 
 /// A store notification as the ledger holds it.
-public struct StoredNotification: Sendable, Equatable {
-    public let uuid: String
-    public let type: String
-    public let subtype: String?
-    public let received: Date
-    public let requestId: String
+package struct StoredNotification: Sendable, Equatable {
+    package let uuid: String
+    package let type: String
+    package let subtype: String?
+    package let received: Date
+    package let requestId: String
 }
 
 /// Everything the ledger knows about one original transaction, for the people who answer customer mail.
-public struct PurchaseHistory: Sendable, Equatable {
-    public let original: LedgerOriginal
-    public let purchases: [StoredPurchase]
-    public let transactions: [StoredTransaction]
-    public let deliveries: [Delivery]
-    public let notifications: [StoredNotification]
-    public let consumptionRequests: [StoredConsumptionRequest]
+package struct PurchaseHistory: Sendable, Equatable {
+    package let original: LedgerOriginal
+    package let purchases: [StoredPurchase]
+    package let transactions: [StoredTransaction]
+    package let deliveries: [Delivery]
+    package let notifications: [StoredNotification]
+    package let consumptionRequests: [StoredConsumptionRequest]
     /// Who held it and how that changed (bound, shared, transferred, claims refused).
-    public let bindingEvents: [BindingEvent]
+    package let bindingEvents: [BindingEvent]
     /// The app accounts holding it now.
-    public let holders: [String]
+    package let holders: [String]
 }
 
 extension PurchaseLedger {
     /// The whole record of `original`, read in several queries (a support lookup, not a hot path).
-    public func history(of original: LedgerOriginal) throws(LedgerError) -> PurchaseHistory {
+    package func history(of original: LedgerOriginal) throws(LedgerError) -> PurchaseHistory {
         let (environment, id) = (original.environment, original.originalTransactionId)
         return PurchaseHistory(
             original: original,

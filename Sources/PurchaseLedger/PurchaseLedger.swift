@@ -10,7 +10,7 @@ import struct Foundation.TimeInterval
 /// - When `record` returns, the rows survive a crash of the process (kill -9).
 /// - It is safe to call from many threads and processes at once; concurrent batches for the same purchases
 ///   still give one row per key and consistent recorded/known counts.
-public protocol PurchaseLedger: Sendable {
+package protocol PurchaseLedger: Sendable {
     /// Records `batch` in one transaction and tells how many of its purchases were new.
     func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome
 
@@ -88,24 +88,24 @@ public protocol PurchaseLedger: Sendable {
 }
 
 /// Row counts of a ledger.
-public struct LedgerCounts: Sendable, Equatable {
-    public let purchases: Int
-    public let transactions: Int
+package struct LedgerCounts: Sendable, Equatable {
+    package let purchases: Int
+    package let transactions: Int
 
-    public init(purchases: Int, transactions: Int) {
+    package init(purchases: Int, transactions: Int) {
         self.purchases = purchases
         self.transactions = transactions
     }
 }
 
 /// What one `record` call changed, counted in purchases as the ledger keys them.
-public struct RecordOutcome: Sendable, Equatable {
+package struct RecordOutcome: Sendable, Equatable {
     /// Purchases seen for the first time.
-    public let recorded: Int
+    package let recorded: Int
     /// Purchases already in the ledger.
-    public let known: Int
+    package let known: Int
 
-    public init(recorded: Int, known: Int) {
+    package init(recorded: Int, known: Int) {
         self.recorded = recorded
         self.known = known
     }

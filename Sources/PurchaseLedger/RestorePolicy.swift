@@ -1,6 +1,6 @@
 /// What happens when an account claims a purchase another account already holds (a restore on a second
 /// account of the app, a family member on the same Apple ID).
-public enum RestorePolicy: String, Sendable, CaseIterable {
+package enum RestorePolicy: String, Sendable, CaseIterable {
     /// The purchase moves to the account that claimed it; the others lose it.
     case transfer
     /// The first account keeps it; the claim is refused.

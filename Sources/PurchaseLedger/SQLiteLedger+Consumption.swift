@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 extension SQLiteLedger {
-    public func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
+    package func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
         -> [ConsumptionRequest]
     {
         let (at, until) = (LedgerTime.text(now), LedgerTime.text(now + lease))
@@ -18,7 +18,7 @@ extension SQLiteLedger {
         }
     }
 
-    public func settleConsumptionRequest(
+    package func settleConsumptionRequest(
         _ notificationUUID: String, state: ConsumptionRequestState, answer: String?, outcome: String, at: Date
     ) throws(LedgerError) -> Bool {
         try guarded {
@@ -33,7 +33,7 @@ extension SQLiteLedger {
         }
     }
 
-    public func deferConsumptionRequest(_ notificationUUID: String, until nextAttempt: Date, outcome: String)
+    package func deferConsumptionRequest(_ notificationUUID: String, until nextAttempt: Date, outcome: String)
         throws(LedgerError)
     {
         try guarded {
@@ -45,7 +45,7 @@ extension SQLiteLedger {
         }
     }
 
-    public func consumptionRequests(environment: String, originalTransactionId: String) throws(LedgerError)
+    package func consumptionRequests(environment: String, originalTransactionId: String) throws(LedgerError)
         -> [StoredConsumptionRequest]
     {
         try texts(ConsumptionRequestTable.byOriginal { "?\($0)" }, [environment, originalTransactionId])

@@ -2,19 +2,19 @@ import Foundation
 import GRDB
 
 extension SQLiteLedger {
-    public func originals(of transactionId: String) throws(LedgerError) -> [LedgerOriginal] {
+    package func originals(of transactionId: String) throws(LedgerError) -> [LedgerOriginal] {
         try texts(PurchaseHistoryQueries.originals { "?\($0)" }, [transactionId]).compactMap(
             PurchaseHistoryQueries.original)
     }
 
-    public func transactions(environment: String, originalTransactionId: String) throws(LedgerError)
+    package func transactions(environment: String, originalTransactionId: String) throws(LedgerError)
         -> [StoredTransaction]
     {
         try texts(PurchaseHistoryQueries.transactions { "?\($0)" }, [environment, originalTransactionId])
             .compactMap(PurchaseHistoryQueries.transaction)
     }
 
-    public func notifications(environment: String, originalTransactionId: String) throws(LedgerError)
+    package func notifications(environment: String, originalTransactionId: String) throws(LedgerError)
         -> [StoredNotification]
     {
         try texts(PurchaseHistoryQueries.notifications { "?\($0)" }, [environment, originalTransactionId])
@@ -34,7 +34,7 @@ extension SQLiteLedger {
 }
 
 extension SQLiteLedger {
-    public func recordBackfill(_ run: BackfillRun) throws(LedgerError) {
+    package func recordBackfill(_ run: BackfillRun) throws(LedgerError) {
         try guarded {
             try pool.write { db in
                 try db.execute(
@@ -43,7 +43,7 @@ extension SQLiteLedger {
         }
     }
 
-    public func notificationsRecordedUntil() throws(LedgerError) -> Date? {
+    package func notificationsRecordedUntil() throws(LedgerError) -> Date? {
         BackfillTable.date(try texts(BackfillTable.anchor, []))
     }
 }

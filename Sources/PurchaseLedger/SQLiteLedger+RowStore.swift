@@ -1,7 +1,7 @@
 import GRDB
 
 extension SQLiteLedger: LedgerRowStore {
-    public func rows(of table: LedgerTable, after key: [String?]?, limit: Int) throws(LedgerError) -> [[String?]] {
+    package func rows(of table: LedgerTable, after key: [String?]?, limit: Int) throws(LedgerError) -> [[String?]] {
         let sql = table.pageQuery(afterKey: key != nil, limit: limit) { _ in "?" }
         return try guarded {
             try pool.read { db in
@@ -12,7 +12,7 @@ extension SQLiteLedger: LedgerRowStore {
         }
     }
 
-    public func insert(_ rows: [[String?]], into table: LedgerTable) throws(LedgerError) -> Int {
+    package func insert(_ rows: [[String?]], into table: LedgerTable) throws(LedgerError) -> Int {
         let sql = table.insertStatement { _ in "?" }
         return try guarded {
             try pool.write { db in

@@ -6,13 +6,13 @@ import GRDB
 /// together (``GroupCommit``), each in its own savepoint, so concurrent requests share an fsync without
 /// sharing a fate. Readers never wait for the writer; other processes queue behind SQLite's lock for up to
 /// `busyTimeout`.
-public final class SQLiteLedger: PurchaseLedger {
+package final class SQLiteLedger: PurchaseLedger {
     let pool: DatabasePool
     private let readers: SQLiteReaders
     private let group: GroupCommit<LedgerWrite, RecordOutcome>
 
     /// Opens (creating and migrating when needed) the ledger at `path`.
-    public init(path: String, busyTimeout: TimeInterval = 5) throws(LedgerError) {
+    package init(path: String, busyTimeout: TimeInterval = 5) throws(LedgerError) {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
@@ -49,19 +49,19 @@ public final class SQLiteLedger: PurchaseLedger {
         }
     }
 
-    public func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome {
+    package func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome {
         try group.submit(.batch(batch))
     }
 
-    public func recordDelivery(_ delivery: Delivery) throws(LedgerError) {
+    package func recordDelivery(_ delivery: Delivery) throws(LedgerError) {
         _ = try group.submit(.delivery(delivery))
     }
 
-    public func recordNotification(_ notification: LedgerNotification) throws(LedgerError) -> Bool {
+    package func recordNotification(_ notification: LedgerNotification) throws(LedgerError) -> Bool {
         try group.submit(.notification(notification)).recorded == 1
     }
 
-    public func deliveries(environment: String, originalTransactionId: String) throws(LedgerError) -> [Delivery] {
+    package func deliveries(environment: String, originalTransactionId: String) throws(LedgerError) -> [Delivery] {
         try guarded {
             try pool.read { db in
                 try Row.fetchAll(
@@ -125,7 +125,7 @@ public final class SQLiteLedger: PurchaseLedger {
         return outcome
     }
 
-    public func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase] {
+    package func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase] {
         try guarded {
             // A token download runs this on every request: prepared once per connection.
             try readers.read { db in
@@ -142,7 +142,7 @@ public final class SQLiteLedger: PurchaseLedger {
         }
     }
 
-    public func counts() throws(LedgerError) -> LedgerCounts {
+    package func counts() throws(LedgerError) -> LedgerCounts {
         try guarded {
             try pool.read { db in
                 LedgerCounts(
@@ -153,7 +153,7 @@ public final class SQLiteLedger: PurchaseLedger {
         }
     }
 
-    public func checkHealth() throws(LedgerError) {
+    package func checkHealth() throws(LedgerError) {
         try guarded { try pool.read { db in _ = try Int.fetchOne(db, sql: "SELECT 1") } }
     }
 

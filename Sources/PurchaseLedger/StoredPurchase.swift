@@ -1,21 +1,21 @@
 import struct Foundation.Date
 
 /// A purchase as the ledger holds it.
-public struct StoredPurchase: Sendable, Equatable {
-    public let environment: String
-    public let purchaseKey: PurchaseKey
-    public let productId: String
-    public let originalTransactionId: String
+package struct StoredPurchase: Sendable, Equatable {
+    package let environment: String
+    package let purchaseKey: PurchaseKey
+    package let productId: String
+    package let originalTransactionId: String
     /// The newest transaction seen for this purchase (restores add new ones).
-    public let latestTransactionId: String
-    public let expiresDate: Date?
-    public let cancellationDate: Date?
-    public let firstSeen: Date
-    public let lastSeen: Date
-    public let firstSource: LedgerSource
-    public let lastSource: LedgerSource
+    package let latestTransactionId: String
+    package let expiresDate: Date?
+    package let cancellationDate: Date?
+    package let firstSeen: Date
+    package let lastSeen: Date
+    package let firstSource: LedgerSource
+    package let lastSource: LedgerSource
 
-    public init(
+    package init(
         environment: String,
         purchaseKey: PurchaseKey,
         productId: String,

@@ -3,10 +3,10 @@ import PurchaseLedger
 
 /// `storegate_account_claims_total{outcome}`: what accounts' claims to purchases did (`bound`, `held`,
 /// `shared`, `transferred`, `refused`), so an operator sees transfers and refusals as they happen.
-struct AccountClaimCounters: Sendable {
+package struct AccountClaimCounters: Sendable {
     private let bound, held, shared, transferred, refused: Counter
 
-    init(factory: any MetricsFactory) {
+    package init(factory: any MetricsFactory) {
         let counter = { (outcome: String) in
             Counter(label: "storegate_account_claims_total", dimensions: [("outcome", outcome)], factory: factory)
         }

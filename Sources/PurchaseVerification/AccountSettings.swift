@@ -1,10 +1,9 @@
-import GatewayCore
-import ProductCatalog
+import GatewayHandlerAPI
 import PurchaseLedger
 
 /// Who may tell the gateway which app account a request is for, and what happens when two accounts meet over
 /// one purchase (config `accounts`). Without the section no request has an account: today's behaviour.
-public struct AccountSettings: Sendable {
+package struct AccountSettings: Sendable {
     /// Whether `STOREGATE_ACCOUNT` from the web server is believed (`asserted_by` includes `web-server`).
     let trustsWebServer: Bool
     /// Set when `asserted_by` includes `signed`.
@@ -18,7 +17,7 @@ public struct AccountSettings: Sendable {
     /// The header a signed assertion arrives in.
     static let assertionHeader = "X-StoreGate-Account"
 
-    init(
+    package init(
         trustsWebServer: Bool, assertions: AccountAssertions?, policy: RestorePolicy,
         sandboxPolicy: RestorePolicy? = nil, kindPolicies: [Product.Kind: RestorePolicy] = [:],
         claims: AccountClaimCounters? = nil
@@ -33,7 +32,7 @@ public struct AccountSettings: Sendable {
 
     /// The account `request` is for, if something this deployment trusts says so: a signed assertion (401
     /// `account_assertion_invalid` when forged, expired or too long-lived), else the web server's parameter.
-    func account(of request: GatewayRequest) throws(GatewayError) -> String? {
+    package func account(of request: GatewayRequest) throws(GatewayError) -> String? {
         if let assertions, let assertion = request.header(Self.assertionHeader) {
             guard let account = assertions.accountId(in: assertion) else { throw .accountAssertionInvalid }
             return account

@@ -1,4 +1,5 @@
-import GatewayCore
+import GatewayConcurrency
+import GatewayHandlerAPI
 import PurchaseLedger
 
 /// The transactions this service has committed to the ledger, as it committed them. A verify or restore

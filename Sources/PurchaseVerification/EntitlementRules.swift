@@ -1,13 +1,13 @@
 import Foundation
-import ProductCatalog
+import GatewayHandlerAPI
 import PurchaseLedger
 
-/// DESIGN.md 5: what a set of verified transactions entitles the buyer to, and how each is keyed in the ledger.
-public enum EntitlementRules {
+/// docs/ARCHITECTURE.md 7: what a set of verified transactions entitles the buyer to, and how each is keyed in the ledger.
+package enum EntitlementRules {
     /// One entitlement per catalog product: non-consumables and free subscriptions without a cancellation;
     /// subscriptions not cancelled whose period ends after `now` (the latest period counts); never
     /// consumables, and never products the catalog does not sell.
-    public static func entitlements(from transactions: [PurchaseTransaction], catalog: Catalog, now: Date)
+    package static func entitlements(from transactions: [PurchaseTransaction], catalog: Catalog, now: Date)
         -> [Entitlement]
     {
         var best: [String: Entitlement] = [:]
@@ -34,7 +34,7 @@ public enum EntitlementRules {
 
     /// The ledger key of `transaction`: its original transaction for products bought once, its web order
     /// line item for subscription periods, and itself for consumables and products the catalog lacks.
-    public static func purchaseKey(of transaction: PurchaseTransaction, catalog: Catalog) -> PurchaseKey {
+    package static func purchaseKey(of transaction: PurchaseTransaction, catalog: Catalog) -> PurchaseKey {
         switch catalog.product(id: transaction.productId)?.kind {
         case .nonConsumable, .freeSubscription:
             return .original(transaction.originalTransactionId)
@@ -47,7 +47,7 @@ public enum EntitlementRules {
     }
 
     /// `transactions` as ledger rows.
-    public static func ledgerTransactions(
+    package static func ledgerTransactions(
         _ transactions: [PurchaseTransaction],
         environment: String,
         bundleId: String,

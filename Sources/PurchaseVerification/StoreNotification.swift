@@ -1,25 +1,26 @@
 import Foundation
+import GatewayHandlerAPI
 
 /// A store's server notification, verified by the backend that reads it, ready to be recorded once.
-public struct StoreNotification: Sendable {
+package struct StoreNotification: Sendable {
     /// The store's id of the notification; a repeat of it changes nothing.
-    public let uuid: String
-    public let environment: String
-    public let type: String
-    public let subtype: String?
+    package let uuid: String
+    package let environment: String
+    package let type: String
+    package let subtype: String?
     /// Whether it undoes an earlier refund (the App Store's REFUND_REVERSED).
-    public let reinstates: Bool
+    package let reinstates: Bool
     /// The app the transactions belong to, when the notification carries any.
-    public let bundleId: String?
+    package let bundleId: String?
     /// The transaction the notification is about: a refund arrives as its cancellation date, a renewal as
     /// its next period.
-    public let transactions: [PurchaseTransaction]
+    package let transactions: [PurchaseTransaction]
     /// Set when the notification asks what was delivered of its transaction because the customer asked for a
     /// refund (the App Store's CONSUMPTION_REQUEST): when the store asked. The request is recorded with the
-    /// notification and answered by ``VerificationService``'s consumption responder.
-    public let consumptionRequestedAt: Date?
+    /// notification (``DeliveryEvidence``) and answered by the store module's background work.
+    package let consumptionRequestedAt: Date?
 
-    public init(
+    package init(
         uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, bundleId: String?,
         transactions: [PurchaseTransaction], consumptionRequestedAt: Date? = nil
     ) {

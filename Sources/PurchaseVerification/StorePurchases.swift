@@ -1,19 +1,20 @@
+import GatewayHandlerAPI
 import Logging
 
 /// What a store vouched for in answer to one credential, before this server records it or decides what it
 /// entitles: the store's status, environment, app and transactions.
-public struct StorePurchases: Sendable {
+package struct StorePurchases: Sendable {
     /// The store's own status for the verdict (the App Store's 0, or 21006 for an expired iOS 6 receipt).
-    public let status: Int
+    package let status: Int
     /// Where the purchases were made, such as `Production` or `Sandbox`.
-    public let environment: String
-    public let bundleId: String
-    public let transactions: [PurchaseTransaction]
+    package let environment: String
+    package let bundleId: String
+    package let transactions: [PurchaseTransaction]
     /// Facts for the request's log line (a receipt digest, whether the verdict was cached);
     /// never a credential.
-    public let logMetadata: Logger.Metadata
+    package let logMetadata: Logger.Metadata
 
-    public init(
+    package init(
         status: Int, environment: String, bundleId: String, transactions: [PurchaseTransaction],
         logMetadata: Logger.Metadata = [:]
     ) {

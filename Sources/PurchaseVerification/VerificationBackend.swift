@@ -1,21 +1,17 @@
 import Foundation
-import GatewayCore
-import PurchaseLedger
+import GatewayHandlerAPI
 
-/// A way to check purchase credentials with a store: the App Store's verifyReceipt, a receipt checked
-/// here, StoreKit 2 signed transactions, and the next ones. Backends are what a store module adds; they
-/// are reached only through ``VerificationService``, which records what they vouch for and decides what
-/// it entitles.
+/// A way to check purchase credentials with a store: the App Store's verifyReceipt, a receipt checked here,
+/// StoreKit 2 signed transactions, and the next ones. Backends are what a store module adds; they are reached
+/// only through the load's verification services, which record what they vouch for and decide what it
+/// entitles.
 ///
 /// Contract: `verify` returns what the store vouches for, checked against this server's policy (the app's
 /// bundle ids, accepted environments), or throws a ``GatewayError`` of the store module's table: invalid
 /// credentials (400/422), a verdict that cannot be had now (503), a misconfiguration (502). It must return
 /// before `context.deadline`, never logs a credential, and never writes the ledger.
-///
-/// Only modules that import this SPI can add a backend; a handler module cannot.
-@_spi(VerifierBackends)
-public protocol VerificationBackend: Sendable {
-    /// Whether this backend checks `credential` (the service asks the backends in order).
+package protocol VerificationBackend: Sendable {
+    /// Whether this backend checks `credential` (the services ask the backends in order).
     func accepts(_ credential: Credential) -> Bool
     func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases
     /// What a restore (restore-sync) with `credential` brings, under `verify`'s contract. Defaults to what
@@ -31,15 +27,6 @@ public protocol VerificationBackend: Sendable {
     /// Whether a gateway starting should backfill the notifications this backend lists
     /// (``notificationHistory(from:to:context:)``) since the ledger's last one. Defaults to false.
     var backfillsNotificationsAtStart: Bool { get }
-    /// Whether this backend answers its store's consumption requests (``answer(_:facts:context:)``).
-    /// Defaults to false.
-    var answersConsumptionRequests: Bool { get }
-    /// Answers `request` with `facts` as the store asks (the operator's consent and refund policy applied),
-    /// or settles it unanswered; nil when the request is not this backend's store's. Throws when the store
-    /// cannot take the answer now (a ``GatewayError`` with `Retry-After` says when to try again); the
-    /// request is then tried again later. Runs on the consumption responder's thread, never a request's.
-    func answer(_ request: ConsumptionRequest, facts: DeliveryFacts, context: RequestContext) throws
-        -> ConsumptionReply?
     /// The store's current transactions for a support lookup (an order's, or the history of a transaction's
     /// customer), verified; nil when this backend cannot ask. Defaults to nil.
     func storeView(of query: SupportQuery, context: RequestContext) throws -> StorePurchases?
@@ -51,28 +38,33 @@ public protocol VerificationBackend: Sendable {
     func purchaseBound(
         _ transaction: PurchaseTransaction, environment: String, to accountId: String,
         context: RequestContext)
+    /// Starts the work this backend does beside requests in a serving gateway, on threads of its own (the App
+    /// Store answers its requests for delivery evidence); nil when it has none. Defaults to nil.
+    func startBackgroundWork(_ services: StoreServices) -> (any BackgroundWork)?
 }
 
-@_spi(VerifierBackends)
 extension VerificationBackend {
-    public func restore(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
+    package func restore(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
         try verify(credential, context: context)
     }
 
-    public func notification(_ body: [UInt8], context: RequestContext) throws -> StoreNotification? { nil }
-    public func notificationHistory(from start: Date, to end: Date, context: RequestContext) throws -> [[UInt8]]? {
+    package func notification(_ body: [UInt8], context: RequestContext) throws -> StoreNotification? { nil }
+    package func notificationHistory(from start: Date, to end: Date, context: RequestContext) throws -> [[UInt8]]? {
         nil
     }
-    public var backfillsNotificationsAtStart: Bool { false }
-    public var answersConsumptionRequests: Bool { false }
-    public func answer(_ request: ConsumptionRequest, facts: DeliveryFacts, context: RequestContext) throws
-        -> ConsumptionReply?
-    {
-        nil
-    }
-    public func storeView(of query: SupportQuery, context: RequestContext) throws -> StorePurchases? { nil }
-    public var lastUpstreamError: String? { nil }
-    public func purchaseBound(
+    package var backfillsNotificationsAtStart: Bool { false }
+    package func storeView(of query: SupportQuery, context: RequestContext) throws -> StorePurchases? { nil }
+    package var lastUpstreamError: String? { nil }
+    package func purchaseBound(
         _ transaction: PurchaseTransaction, environment: String, to accountId: String, context: RequestContext
     ) {}
+    package func startBackgroundWork(_ services: StoreServices) -> (any BackgroundWork)? { nil }
+}
+
+/// Work a backend runs beside requests, for as long as its load serves.
+package protocol BackgroundWork: Sendable {
+    /// Something it waits for was just recorded (a store's request for delivery evidence): look now.
+    func wake()
+    /// Ends the work after what it is doing now (a reload's new load takes over).
+    func stop()
 }

@@ -1,5 +1,5 @@
 import Foundation
-import PurchaseVerification
+import GatewayHandlerAPI
 
 /// `storegate lookup`'s output: readable text for a person, or JSON for scripts.
 enum LookupReport {
@@ -9,8 +9,8 @@ enum LookupReport {
         case .orderId(let id): lines.append("Order \(id)")
         case .transactionId(let id): lines.append("Transaction \(id)")
         }
-        if lookup.histories.isEmpty { lines.append("The ledger holds no purchase for it.") }
-        for history in lookup.histories {
+        if lookup.purchases.isEmpty { lines.append("The ledger holds no purchase for it.") }
+        for history in lookup.purchases {
             lines.append("")
             lines.append(history.heading)
             for event in history.timeline {
@@ -30,7 +30,7 @@ enum LookupReport {
                 lines.append("  " + facts.joined(separator: "  "))
             }
         } else {
-            lines.append("Apple now: \(lookup.storeError ?? "not asked (apple.server_api is not configured)")")
+            lines.append("Apple now: \(lookup.storeProblem ?? "not asked (apple.server_api is not configured)")")
         }
         return lines.joined(separator: "\n")
     }
@@ -41,10 +41,10 @@ enum LookupReport {
         case .orderId(let id): object["query"] = ["order_id": id]
         case .transactionId(let id): object["query"] = ["transaction_id": id]
         }
-        object["purchases"] = lookup.histories.map { history -> [String: Any] in
+        object["purchases"] = lookup.purchases.map { history -> [String: Any] in
             [
-                "environment": history.original.environment,
-                "original_transaction_id": history.original.originalTransactionId,
+                "environment": history.environment,
+                "original_transaction_id": history.originalTransactionId,
                 "product_id": history.productId ?? NSNull(),
                 "accounts": history.holders,
                 "timeline": history.timeline.map {
@@ -67,7 +67,7 @@ enum LookupReport {
                 },
             ]
         } else {
-            object["apple"] = ["error": lookup.storeError ?? "not configured"]
+            object["apple"] = ["error": lookup.storeProblem ?? "not configured"]
         }
         let data =
             (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))

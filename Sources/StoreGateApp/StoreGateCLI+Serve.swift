@@ -1,6 +1,7 @@
 import FastCGIFront
 import Foundation
 import GatewayCore
+import GatewayServer
 import PurchaseVerification
 
 extension StoreGateCLI {
@@ -31,7 +32,7 @@ extension StoreGateCLI {
             )
             server = FastCGIServer(socket: socket, application: application, runtime: runtime)
             try server.start()
-            application.verificationService?.startBackgroundWork(runtime: runtime)
+            startBackgroundWork(of: application, runtime: runtime)
         } catch let problems as ConfigProblems {
             for problem in problems.problems { logger.critical("config problem: \(problem)") }
             return 1
@@ -48,7 +49,7 @@ extension StoreGateCLI {
                 reload(server, configFile: configFile, runtime: runtime)
             case SIGTERM, SIGINT:
                 logger.info("stopping: finishing requests in flight", metadata: ["signal": "\(received)"])
-                server.application.verificationService?.stopBackgroundWork()
+                server.application.existing(LoadCapabilities.servicesKey)?.stopBackgroundWork()
                 let grace = server.application.server.shutdownGrace
                 if server.stop(grace: grace) {
                     logger.info("stopped")
@@ -66,9 +67,9 @@ extension StoreGateCLI {
     private func reload(_ server: FastCGIServer, configFile: String, runtime: GatewayRuntime) {
         do {
             let application = try load(configFile, runtime: runtime)
-            server.application.verificationService?.stopBackgroundWork()
+            server.application.existing(LoadCapabilities.servicesKey)?.stopBackgroundWork()
             server.reload(application)
-            application.verificationService?.startBackgroundWork(runtime: runtime)
+            startBackgroundWork(of: application, runtime: runtime)
             apply(application.log)
             warnUnused(application)
             logger.info("reloaded", metadata: ["config": "\(configFile)"])
@@ -76,6 +77,13 @@ extension StoreGateCLI {
             for problem in error.problems { logger.error("reload refused: \(problem)") }
             logger.error("reload refused; still serving the previous config")
         }
+    }
+
+    /// Starts the work `application`'s verification services do beside requests, if a route built them.
+    private func startBackgroundWork(of application: GatewayApplication, runtime: GatewayRuntime) {
+        application.existing(LoadCapabilities.servicesKey)?.startBackgroundWork(
+            logger: runtime.logger, metricsFactory: runtime.metrics.factory,
+            nextRequestId: { [requestIds = runtime.requestIds] in requestIds.next() })
     }
 
     /// A serving process gathers its request lines (`log.flush_ms`); the level applies to every logger.

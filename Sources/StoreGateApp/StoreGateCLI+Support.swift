@@ -1,5 +1,6 @@
 import Foundation
-import GatewayCore
+import GatewayHandlerAPI
+import GatewayServer
 import PurchaseVerification
 
 extension StoreGateCLI {
@@ -10,7 +11,7 @@ extension StoreGateCLI {
         let command = "notifications backfill"
         guard let (service, context) = verificationService(configFile, command: command) else { return 1 }
         do {
-            let result = try service.backfillNotifications(from: start, to: end, context: context)
+            let result = try service.backfiller.backfillNotifications(from: start, to: end, context: context)
             print(
                 "\(result.listed) notifications sent from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601)): "
                     + "\(result.recorded) recorded, \(result.duplicates) already recorded, \(result.refused) refused")
@@ -24,7 +25,7 @@ extension StoreGateCLI {
     func lookUp(_ query: SupportQuery, configFile: String, json: Bool) -> Int32 {
         guard let (service, context) = verificationService(configFile, command: "lookup") else { return 1 }
         do {
-            let lookup = try service.lookUp(query, context: context)
+            let lookup = try service.lookup.lookUp(query, context: context)
             print(json ? LookupReport.json(lookup) : LookupReport.text(lookup))
             return 0
         } catch {
@@ -34,7 +35,7 @@ extension StoreGateCLI {
 
     /// The verification service of `configFile`'s load and a context for one command's work, or nil after
     /// saying why there is none.
-    private func verificationService(_ configFile: String, command: String) -> (VerificationService, RequestContext)? {
+    private func verificationService(_ configFile: String, command: String) -> (VerificationServices, RequestContext)? {
         let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
         let application: GatewayApplication
         do {
@@ -44,7 +45,7 @@ extension StoreGateCLI {
             return nil
         }
         logControl.level = application.log.level
-        guard let service = application.verificationService else {
+        guard let service = application.existing(LoadCapabilities.servicesKey) else {
             _ = failed(command, "the config mounts no route that verifies purchases (mount notifications or verify)")
             return nil
         }

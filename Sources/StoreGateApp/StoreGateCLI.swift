@@ -1,22 +1,36 @@
+import AppStoreReceipts
 import ArgumentParser
 import FastCGIFront
 import Foundation
 import GatewayCore
+import GatewayServer
+import GatewayText
 import Logging
+import PurchaseVerification
 
 /// The `storegate` command line (``StoreGateCommand``): `serve`, `check-config`, `ledger copy`,
 /// `notifications backfill`, `lookup`, `version`,
 /// and plain CGI when run by a web server.
-public struct StoreGateCLI: Sendable {
+package struct StoreGateCLI: Sendable {
     let registry: HandlerRegistry
+    /// The store modules that verify purchases, asked in this order.
+    let stores: [any VerifierProvider.Type]
     let environment: [String: String]
     let logger: Logger
     /// The level every log handler of this process reads; a loaded config's `log.level` sets it.
     let logControl: LogControl
 
-    /// A command line that builds gateways from the modules of `registry`.
-    public init(registry: HandlerRegistry, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// The store modules of the `storegate` binary. A new store is one more entry in this list (and its module in
+    /// Package.swift).
+    package static let compiledInStores: [any VerifierProvider.Type] = [AppStoreVerification.self]
+
+    /// A command line that builds gateways from the handler modules of `registry` and the store modules `stores`.
+    package init(
+        registry: HandlerRegistry, stores: [any VerifierProvider.Type] = compiledInStores,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.registry = registry
+        self.stores = stores
         self.environment = environment
         let logControl = LogControl()
         LoggingSystem.bootstrap { _ in LineLogHandler(control: logControl) }
@@ -26,7 +40,7 @@ public struct StoreGateCLI: Sendable {
 
     /// Runs the command `arguments` (without the program name) and returns the exit status: 0, 1 when the
     /// command failed, 2 for a command line that cannot be run (the usage goes to standard error).
-    public func run(_ arguments: [String]) -> Int32 {
+    package func run(_ arguments: [String]) -> Int32 {
         if arguments.isEmpty, environment["GATEWAY_INTERFACE"] != nil { return serveCGI() }
         do {
             var command = try StoreGateCommand.parseAsRoot(arguments)
@@ -50,6 +64,7 @@ public struct StoreGateCLI: Sendable {
         let application = try GatewayApplication.load(
             configFile: configFile,
             registry: registry,
+            stores: stores,
             environment: environment.merging(overrides) { _, forced in forced },
             runtime: runtime
         )

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PurchaseVerification
+import GatewayHandlerAPI
 
 extension StoreGateCommand {
     struct Lookup: StoreGateSubcommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import GatewayCore
+import GatewayHandlerAPI
+import GatewayServer
 
 /// The `storegate` command line as swift-argument-parser reads it: the root command and its subcommands,
 /// each with `--help`. Parsing only: ``StoreGateCLI`` runs what was parsed.

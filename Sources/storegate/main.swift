@@ -1,5 +1,5 @@
 import Foundation
-import GatewayCore
+import GatewayServer
 import StoreGateApp
 
-exit(StoreGateCLI(registry: .storegate).run(Array(CommandLine.arguments.dropFirst())))
+exit(StoreGateCLI(registry: .compiledIn).run(Array(CommandLine.arguments.dropFirst())))

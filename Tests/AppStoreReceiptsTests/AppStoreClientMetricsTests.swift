@@ -1,3 +1,4 @@
+import GatewayServer
 import AppStoreSim
 import Foundation
 import GatewayCore

@@ -1,3 +1,5 @@
+import GatewayServer
+import ConfigYAML
 import AppStoreSim
 import Foundation
 import GatewayCore
@@ -18,9 +20,8 @@ import Testing
               sandbox_url: http://127.0.0.1:\(server.port)/sandbox/verifyReceipt
             \(apple)
             """
-        let reader = ConfigReader(
-            document: try ConfigValue.parse(yaml: yaml, source: "test"), baseDirectory: "/tmp", environment: [:])
-        let settings = AppStoreSettings(reader)
+        let reader = try ConfigReader(yaml: yaml, source: "test", baseDirectory: "/tmp", environment: [:])
+        let settings = AppStoreSettings(reader.scoped("apple"))
         #expect(reader.problems.isEmpty)
         return AppStoreClient(settings: settings, metricsFactory: metrics.factory)
     }
@@ -74,9 +75,8 @@ import Testing
     ])
     func unsafeOrWrongSettingsAreConfigProblems(line: String, key: String) throws {
         let yaml = "apple:\n" + (line.hasPrefix("bundle_ids") ? "" : "  bundle_ids: [a]\n") + "  \(line)\n"
-        let reader = ConfigReader(
-            document: try ConfigValue.parse(yaml: yaml, source: "test"), baseDirectory: "/tmp", environment: [:])
-        _ = AppStoreSettings(reader)
+        let reader = try ConfigReader(yaml: yaml, source: "test", baseDirectory: "/tmp", environment: [:])
+        _ = AppStoreSettings(reader.scoped("apple"))
         #expect(reader.problems.map(\.keyPath).contains(key), "\(reader.problems)")
     }
 }

@@ -1,3 +1,4 @@
+import ConfigYAML
 import AppStoreServerAPI
 import Foundation
 import GatewayCore
@@ -10,8 +11,7 @@ import Testing
 /// `apple.consumption`: the answer built from delivery facts under each refund preference.
 @Suite struct ConsumptionPolicyTests {
     static func policy(_ yaml: String) throws -> (ConsumptionPolicy?, [String]) {
-        let reader = ConfigReader(
-            document: try ConfigValue.parse(yaml: yaml, source: "test"), baseDirectory: "/tmp", environment: [:])
+        let reader = try ConfigReader(yaml: yaml, source: "test", baseDirectory: "/tmp", environment: [:])
         let policy = ConsumptionPolicy(reader.scoped("apple"))
         return (policy, reader.problems.map { "\($0)" })
     }

@@ -1,3 +1,5 @@
+import GatewayServer
+import ConfigYAML
 import AppStoreServerAPI
 import AppStoreSignedData
 import AppStoreSim
@@ -37,8 +39,7 @@ import Testing
                   server_api: {issuer_id: issuer, key_id: KEY, production_url: "http://127.0.0.1:\(server.port)",
                                sandbox_url: "http://127.0.0.1:\(server.port)/sandbox"}
                 """
-            let reader = ConfigReader(
-                document: try ConfigValue.parse(yaml: yaml, source: "test"), baseDirectory: "/tmp",
+            let reader = try ConfigReader(yaml: yaml, source: "test", baseDirectory: "/tmp",
                 environment: ["STOREGATE_APPLE_SERVER_API_KEY": key.pemRepresentation])
             let settings = try #require(
                 ServerAPISettings(reader.scoped("apple"), bundleIds: ["com.example"], acceptSandbox: true))
@@ -48,7 +49,7 @@ import Testing
                 environments: ["Production", "Sandbox"])
             backend = ServerAPIBackend(
                 client: ServerAPIClient(settings: settings, verifier: verifier, metricsFactory: metrics.factory),
-                settings: AppStoreSettings(reader), metricsFactory: metrics.factory)
+                settings: AppStoreSettings(reader.scoped("apple")), metricsFactory: metrics.factory)
         }
 
         /// The backend's verdict, reached from a thread of its own as a gateway worker reaches it.
@@ -58,7 +59,7 @@ import Testing
                 Thread {
                     let context = RequestContext(
                         requestId: "t", deadline: .now + .seconds(10), logger: Logger(label: "t"))
-                    continuation.resume(returning: Result { try backend.verify(.transactionId(id), context: context) })
+                    continuation.resume(returning: Result { try backend.verify(.store(AppStoreCredential.transactionId(id)), context: context) })
                 }.start()
             }
         }

@@ -1,3 +1,5 @@
+import GatewayServer
+import ConfigYAML
 import AppStoreServerAPI
 import AppStoreSignedData
 import AppStoreSim
@@ -54,8 +56,7 @@ struct ServerAPITestbed {
         let environment = ["STOREGATE_APPLE_SERVER_API_KEY": key]
         var yaml = "apple:\n  server_api:\n"
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) { yaml += "    \(name): \"\(value)\"\n" }
-        let reader = ConfigReader(
-            document: try ConfigValue.parse(yaml: yaml, source: "test"), baseDirectory: "/tmp", environment: environment
+        let reader = try ConfigReader(yaml: yaml, source: "test", baseDirectory: "/tmp", environment: environment
         )
         let settings = ServerAPISettings(reader.scoped("apple"), bundleIds: [bundleId], acceptSandbox: acceptSandbox)
         guard let settings, reader.problems.isEmpty else {

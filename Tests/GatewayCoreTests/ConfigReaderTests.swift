@@ -1,11 +1,11 @@
+import ConfigYAML
 import GatewayCore
+import GatewayHandlerAPI
 import Testing
 
 @Suite struct ConfigReaderTests {
     private func reader(_ yaml: String, environment: [String: String] = [:]) throws -> ConfigReader {
-        ConfigReader(
-            document: try ConfigValue.parse(yaml: yaml, source: "test.yaml"),
-            baseDirectory: "/etc/storegate",
+        try ConfigReader(yaml: yaml, source: "test.yaml", baseDirectory: "/etc/storegate",
             environment: environment
         )
     }
@@ -83,10 +83,8 @@ import Testing
         do {
             _ = try ConfigValue.parse(yaml: "a: 1\na: 2\n", source: "dup.yaml")
             Issue.record("duplicate keys must not load silently")
-        } catch let problems as ConfigProblems {
-            #expect(problems.problems.first?.keyPath == "dup.yaml")
         } catch {
-            Issue.record("unexpected \(error)")
+            #expect(error.problems.first?.keyPath == "dup.yaml")
         }
     }
 }

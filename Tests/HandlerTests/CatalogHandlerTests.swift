@@ -1,5 +1,6 @@
 import Foundation
-import GatewayCore
+import GatewayHandlerAPI
+import GatewayServer
 import Logging
 import StoreGateApp
 import Testing
@@ -26,6 +27,7 @@ struct LoadedGateway {
         application = try GatewayApplication.load(
             configFile: config.path,
             registry: .compiledIn,
+            stores: StoreGateCLI.compiledInStores,
             environment: [:],
             runtime: GatewayRuntime(stats: stats, logger: Logger(label: "test"))
         )

@@ -1,5 +1,5 @@
 import Foundation
-import ProductCatalog
+import GatewayHandlerAPI
 import PurchaseLedger
 import PurchaseVerification
 import Testing
@@ -13,7 +13,7 @@ import Testing
             Product(id: "season", kind: .nonRenewing, title: "", description: "", content: nil),
             Product(id: "free", kind: .freeSubscription, title: "", description: "", content: nil),
         ],
-        contentRoot: "/tmp"
+        contentRoot: "/tmp", version: "test"
     )
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -1,182 +1,194 @@
+import CoreMetrics
 import Foundation
-import GatewayCore
+import GatewayHandlerAPI
 import Logging
-import ProductCatalog
 import PurchaseLedger
 import Synchronization
 import Testing
 
-@_spi(VerifierBackends) @testable import PurchaseVerification
+@testable import PurchaseVerification
 
+/// Verify and record, and the grants behind content routes, with a backend that takes `grant:<product>` tokens.
 @Suite struct VerificationServiceTests {
-    private let context = RequestContext(requestId: "t", deadline: .now + .seconds(5), logger: Logger(label: "t"))
+    private let context = RequestContext(
+        requestId: "t", deadline: .now + .seconds(5), logger: Logger(label: "t"), exchange: 7)
 
     private func request(token: String) -> GatewayRequest {
         GatewayRequest(method: .get, path: "/", headers: [("HTTP_AUTHORIZATION", "Bearer \(token)")])
     }
 
-    private func request(body: String) -> GatewayRequest {
-        GatewayRequest(method: .post, path: "/", body: .complete(Array(body.utf8)))
-    }
-
-    @Test func credentialsComeFromTheBearerHeaderOrTheBody() throws {
-        #expect(try Credential(contentRequest: request(token: "abc.def")) == .downloadToken("abc.def"))
-        let receipt = try Credential(contentRequest: request(body: #"{"receipt-data":"MII T\n"}"#))
-        #expect(receipt == .appReceipt(try AppReceiptCredential(base64: "MIIT")))
-        guard case .appReceipt(let decoded) = receipt else { return }
-        #expect(decoded.base64 == "MIIT")
-        #expect(decoded.bytes == Data([0x30, 0x82, 0x13]))
-        let signed = try Credential(verificationRequest: request(body: #"{"signed-transaction":"a.b.c"}"#))
-        #expect(signed == .signedTransactions(["a.b.c"]))
-        let bare = try Credential(verificationRequest: request(body: #"{"transaction-id":"2000000123"}"#))
-        #expect(bare == .transactionId("2000000123"))
-        let download = try Credential(contentRequest: request(body: #"{"transaction-id":"2000000123"}"#))
-        #expect(download == .transactionId("2000000123"))
-    }
-
-    @Test func missingOrMalformedCredentialsAreRefused() {
+    @Test func credentialsOfContentRoutesComeFromTheBearerHeaderFirst() throws {
+        let stores = StoreBackends(backends: [], stores: [])
+        guard case .downloadToken(let token) = try stores.credential(contentRequest: request(token: "abc.def")) else {
+            Issue.record("a Bearer header is a download token")
+            return
+        }
+        #expect(token == "abc.def")
         #expect(throws: GatewayError.receiptRequired) {
-            try Credential(contentRequest: GatewayRequest(method: .get, path: "/"))
+            try stores.credential(contentRequest: GatewayRequest(method: .get, path: "/"))
         }
-        #expect(throws: GatewayError.receiptRequired) { try Credential(contentRequest: request(body: "{}")) }
-        #expect(throws: GatewayError.self) { try Credential(contentRequest: request(body: "[1")) }
-        #expect(throws: GatewayError.badRequest("receipt-data must be the app receipt in base64.")) {
-            try Credential(contentRequest: request(body: #"{"receipt-data":"%%%"}"#))
+        #expect(throws: GatewayError.receiptRequired) {
+            try stores.credential(
+                contentRequest: GatewayRequest(method: .post, path: "/", body: .complete(Array("{}".utf8))))
         }
-        #expect(throws: GatewayError.self) {
-            try Credential(
-                contentRequest: GatewayRequest(method: .get, path: "/", headers: [("HTTP_AUTHORIZATION", "Basic eA==")])
-            )
+        #expect(throws: GatewayError.badRequest("Authorization must be \"Bearer <download token>\".")) {
+            try stores.credential(
+                contentRequest: GatewayRequest(method: .get, path: "/", headers: [("HTTP_AUTHORIZATION", "Basic eA==")]))
         }
-        #expect(
-            throws: GatewayError.badRequest(
-                "The body must carry \"receipt-data\" (the app receipt in base64), \"signed-transaction\" or \"transaction-id\"."
-            )
-        ) {
-            try Credential(verificationRequest: request(body: "{}"))
+        #expect(throws: GatewayError.badRequest("The body must carry a credential.")) {
+            try stores.credential(
+                verificationRequest: GatewayRequest(method: .post, path: "/", body: .complete(Array("{}".utf8))))
         }
     }
 
-    @Test func onlyAPurchaseOfTheRequestedProductBecomesAnEntitlement() throws {
-        let service = try Self.service(backends: [GrantBackend()])
-        let entitlement = try service.entitlement(to: "p1", for: request(token: "grant:p1"), context: context)
-        #expect(entitlement.productId == "p1")
-        #expect(entitlement.environment == "Sandbox")
-        #expect(entitlement.originalTransactionId == "t-p1")
+    @Test func onlyAPurchaseOfTheRequestedProductBecomesAGrantForThisExchange() throws {
+        let fixture = try Fixture(backends: [GrantBackend()])
+        let grant = try fixture.grants.grant("p1", for: request(token: "grant:p1"), context: context)
+        #expect(grant.productId == "p1")
+        #expect(grant.environment == "Sandbox")
+        #expect(grant.originalTransactionId == "t-p1")
+        #expect(grant.exchange == 7)
         #expect(throws: GatewayError.notEntitled) {
-            try service.entitlement(to: "p1", for: request(token: "grant:p2"), context: context)
+            try fixture.grants.grant("p1", for: request(token: "grant:p2"), context: context)
         }
         #expect(throws: GatewayError.notEntitled) {
-            try service.entitlement(to: "p1", for: request(token: "grant:consumable"), context: context)
+            try fixture.grants.grant("p1", for: request(token: "grant:consumable"), context: context)
         }
         // What the backend vouched for was recorded, entitling or not.
-        #expect(try service.ledger.counts().purchases == 3)
+        #expect(try fixture.ledger.counts().purchases == 3)
     }
 
     @Test func downloadTokensAreCheckedAgainstTheLedgerWhenNoBackendTakesThem() throws {
-        let service = try Self.service(backends: [])
-        let purchase = StorePurchases(
-            status: 0, environment: "Production", bundleId: "com.example",
-            transactions: [Self.transaction("p1", id: "41")])
-        _ = try service.record(purchase, source: .verify, context: context)
-        let token = try #require(service.tokens).issue(
-            productId: "p1", originalTransactionId: "41", environment: "Production")
-        #expect(try service.entitlement(to: "p1", for: request(token: token.token), context: context).productId == "p1")
+        let fixture = try Fixture(backends: [])
+        let purchase = Self.transaction("p1", id: "41")
+        _ = try fixture.recordedBy([purchase], source: .verify, context: context)
+        let token = fixture.tokens.issue(productId: "p1", originalTransactionId: "41", environment: "Production")
+        #expect(try fixture.grants.grant("p1", for: request(token: token.token), context: context).productId == "p1")
         #expect(throws: GatewayError.notEntitled) {
-            try service.entitlement(to: "p2", for: request(token: token.token), context: context)
+            try fixture.grants.grant("p2", for: request(token: token.token), context: context)
         }
         #expect(throws: GatewayError.tokenInvalid) {
-            try service.entitlement(to: "p1", for: request(token: token.token + "x"), context: context)
+            try fixture.grants.grant("p1", for: request(token: token.token + "x"), context: context)
         }
         // A refund recorded after the token was issued blocks it.
-        try Self.recordRefund(of: "p1", id: "41", in: service, source: .notification, context: context)
+        _ = try fixture.recordedBy([Self.refund(of: "p1", id: "41")], source: .notification, context: context)
         #expect(throws: GatewayError.notEntitled) {
-            try service.entitlement(to: "p1", for: request(token: token.token), context: context)
+            try fixture.grants.grant("p1", for: request(token: token.token), context: context)
         }
     }
 
     @Test func anAnswerThatBringsNothingNewCostsNoWriteTransaction() throws {
-        let ledger = WriteCountingLedger(try Self.service(backends: []).ledger)
-        let service = VerificationService(
-            backends: [], tokens: nil, catalog: try Self.service(backends: []).catalog, ledger: ledger)
-        let purchase = StorePurchases(
-            status: 0, environment: "Production", bundleId: "com.example",
-            transactions: [Self.transaction("p1", id: "51"), Self.transaction("p2", id: "52")])
-        #expect(
-            try service.record(purchase, source: .verify, context: context).recorded == .init(recorded: 2, known: 0))
-        let firstSeen = try ledger.purchases(environment: "Production", originalTransactionId: "51").map(\.lastSeen)
+        let counting = WriteCountingLedger(try Fixture.openLedger())
+        let fixture = try Fixture(backends: [], ledger: counting)
+        let purchases = [Self.transaction("p1", id: "51"), Self.transaction("p2", id: "52")]
+        func counts(_ verified: VerifiedPurchases) -> [Int] { [verified.recordedPurchases, verified.knownPurchases] }
+        #expect(counts(try fixture.recordedBy(purchases, source: .verify, context: context)) == [2, 0])
+        let firstSeen = try counting.purchases(environment: "Production", originalTransactionId: "51").map(\.lastSeen)
         // The same transactions again (a cached verify, a restore): answered as known, nothing written.
+        #expect(counts(try fixture.recordedBy(purchases, source: .verify, context: context)) == [0, 2])
+        #expect(counts(try fixture.recordedBy(purchases, source: .restoreSync, context: context)) == [0, 2])
+        #expect(counting.writes == 1)
         #expect(
-            try service.record(purchase, source: .verify, context: context).recorded == .init(recorded: 0, known: 2))
-        #expect(
-            try service.record(purchase, source: .restoreSync, context: context).recorded
-                == .init(recorded: 0, known: 2))
-        #expect(ledger.writes == 1)
-        #expect(
-            try ledger.purchases(environment: "Production", originalTransactionId: "51").map(\.lastSeen) == firstSeen)
+            try counting.purchases(environment: "Production", originalTransactionId: "51").map(\.lastSeen) == firstSeen)
         // One changed transaction (refunded) or one more makes it a write again.
-        try Self.recordRefund(of: "p1", id: "51", in: service, source: .verify, context: context)
-        #expect(ledger.writes == 2)
+        _ = try fixture.recordedBy([Self.refund(of: "p1", id: "51")], source: .verify, context: context)
+        #expect(counting.writes == 2)
         #expect(
-            try ledger.purchases(environment: "Production", originalTransactionId: "51").first?.cancellationDate != nil)
+            try counting.purchases(environment: "Production", originalTransactionId: "51").first?.cancellationDate != nil)
         // A sandbox transaction with the same id is another transaction.
-        _ = try service.record(
-            StorePurchases(
-                status: 0, environment: "Sandbox", bundleId: "com.example",
-                transactions: [Self.transaction("p1", id: "51")]),
-            source: .verify, context: context)
-        #expect(ledger.writes == 3)
+        _ = try fixture.recordedBy(
+            [Self.transaction("p1", id: "51")], environment: "Sandbox", source: .verify, context: context)
+        #expect(counting.writes == 3)
     }
 
     @Test func verifiedPurchasesCarryTokensOnlyForProductsWithContent() throws {
-        let service = try Self.service(backends: [GrantBackend()])
-        let verified = try service.verify(.downloadToken("grant:p1"), source: .verify, context: context)
-            .issuingTokens(service.tokens, catalog: service.catalog)
+        let fixture = try Fixture(backends: [GrantBackend()])
+        let verified = try fixture.recorder.verify(.downloadToken("grant:p1"), source: .verify, context: context)
+            .issuingTokens(fixture.tokens, catalog: fixture.catalog)
         #expect(verified.entitlements.map(\.productId) == ["p1"])
         let token = try #require(verified.entitlements.first?.downloadToken)
-        #expect(service.tokens?.verify(token.token)?.productId == "p1")
-        let plain = try service.verify(.downloadToken("grant:p3"), source: .verify, context: context)
-            .issuingTokens(service.tokens, catalog: service.catalog)
+        #expect(fixture.tokens.verify(token.token)?.productId == "p1")
+        let plain = try fixture.recorder.verify(.downloadToken("grant:p3"), source: .verify, context: context)
+            .issuingTokens(fixture.tokens, catalog: fixture.catalog)
         #expect(plain.entitlements.map(\.productId) == ["p3"])
         #expect(plain.entitlements.first?.downloadToken == nil)
-    }
-
-    /// Records a refund of purchase `id` of `product`, as a notification or a later verify would.
-    static func recordRefund(
-        of product: String, id: String, in service: VerificationService, source: LedgerSource, context: RequestContext
-    ) throws {
-        let refunded = PurchaseTransaction(
-            transactionId: id, originalTransactionId: id, productId: product, webOrderLineItemId: nil,
-            purchaseDate: nil, expiresDate: nil, cancellationDate: Date(), quantity: 1)
-        _ = try service.record(
-            StorePurchases(status: 0, environment: "Production", bundleId: "com.example", transactions: [refunded]),
-            source: source, context: context)
     }
 
     static func transaction(_ product: String, id: String) -> PurchaseTransaction {
         PurchaseTransaction(
             transactionId: id, originalTransactionId: id, productId: product, webOrderLineItemId: nil,
-            purchaseDate: nil,
-            expiresDate: nil, cancellationDate: nil, quantity: 1)
+            purchaseDate: nil, expiresDate: nil, cancellationDate: nil, quantity: 1)
     }
 
-    static func service(backends: [any VerificationBackend]) throws -> VerificationService {
+    /// A refund of purchase `id` of `product`, as a notification or a later verify brings it.
+    static func refund(of product: String, id: String) -> PurchaseTransaction {
+        PurchaseTransaction(
+            transactionId: id, originalTransactionId: id, productId: product, webOrderLineItemId: nil,
+            purchaseDate: nil, expiresDate: nil, cancellationDate: Date(), quantity: 1)
+    }
+}
+
+/// A catalog, a ledger, tokens, and the services made of them, for one test.
+struct Fixture {
+    let catalog: Catalog
+    let ledger: any PurchaseLedger
+    let tokens = DownloadTokens(secret: "a-secret-of-16-chars", ttl: 900)
+    let recorder: PurchaseRecorder
+    let grants: ContentGrants
+    /// Answers whatever purchases a test hands it, for the recorder to record.
+    private let scripted = ScriptedBackend()
+
+    init(backends: [any VerificationBackend], ledger: (any PurchaseLedger)? = nil) throws {
         let content = Product.Content(
             relativePath: "p1.pdf", size: 1, sha256: String(repeating: "0", count: 64), contentType: "application/pdf")
-        let catalog = Catalog(
+        catalog = Catalog(
             products: [
                 Product(id: "p1", kind: .nonConsumable, title: "", description: "", content: content),
                 Product(id: "p2", kind: .nonConsumable, title: "", description: "", content: content),
                 Product(id: "p3", kind: .nonConsumable, title: "", description: "", content: nil),
                 Product(id: "consumable", kind: .consumable, title: "", description: "", content: nil),
             ],
-            contentRoot: "/tmp")
+            contentRoot: "/tmp", version: "test")
+        self.ledger = try ledger ?? Self.openLedger()
+        let stores = StoreBackends(backends: backends + [scripted], stores: [])
+        recorder = PurchaseRecorder(stores: stores, catalog: catalog, ledger: self.ledger, tokens: tokens, accounts: nil)
+        let deliveries = ContentDeliveries(
+            section: ConfigReader(document: .null, baseDirectory: "/tmp", environment: [:]), catalog: catalog,
+            metricsFactory: NOOPMetricsHandler.instance)
+        grants = ContentGrants(
+            stores: stores, recorder: recorder, accounts: nil, tokens: tokens, ledger: self.ledger,
+            deliveries: deliveries)
+    }
+
+    static func openLedger() throws -> any PurchaseLedger {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verification-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let ledger = try LedgerLocation(url: "sqlite:ledger.sqlite", baseDirectory: folder.path).open(poolSize: 1)
-        return VerificationService(
-            backends: backends, tokens: DownloadTokens(secret: "a-secret-of-16-chars", ttl: 900), catalog: catalog,
-            ledger: ledger)
+        return try LedgerLocation(url: "sqlite:ledger.sqlite", baseDirectory: folder.path).open(poolSize: 1)
+    }
+
+    /// `transactions` verified by the store and recorded by the recorder, as from `source`.
+    func recordedBy(
+        _ transactions: [PurchaseTransaction], environment: String = "Production", source: LedgerSource,
+        context: RequestContext
+    ) throws -> VerifiedPurchases {
+        scripted.next.withLock {
+            $0 = StorePurchases(status: 0, environment: environment, bundleId: "com.example", transactions: transactions)
+        }
+        return try recorder.verify(.downloadToken("scripted"), source: source, context: context)
+    }
+}
+
+/// Vouches for what the test set last, for the `scripted` token.
+private final class ScriptedBackend: VerificationBackend {
+    let next = Mutex<StorePurchases?>(nil)
+
+    func accepts(_ credential: Credential) -> Bool {
+        if case .downloadToken("scripted") = credential { true } else { false }
+    }
+
+    func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
+        guard let purchases = next.withLock({ $0 }) else { throw GatewayError.receiptRequired }
+        return purchases
     }
 }
 

@@ -1,5 +1,4 @@
-import GatewayCore
-import PurchaseVerification
+import GatewayHandlerAPI
 
 /// `/entitlement-echo/{product}`: a content route mounted the way real ones are (the App Store verifier of
 /// the config, through the middleware); answers with the entitlement it was handed.
@@ -8,15 +7,15 @@ public struct EntitlementEchoHandler: ContentHandler {
 
     private let routePath: String
 
-    public init(settings: HandlerSettings) throws {
-        routePath = settings.routePath
+    public init(_ setup: HandlerSetup, needs: NoNeeds) {
+        routePath = setup.routePath
     }
 
     public func requestedProduct(in request: GatewayRequest, context: RequestContext) throws -> String {
         String(request.path.dropFirst(routePath.count + 1))
     }
 
-    public func respond(to request: GatewayRequest, entitlement: VerifiedEntitlement, context: RequestContext)
+    public func respond(to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext)
         throws -> GatewayResponse
     {
         struct Echo: Encodable {

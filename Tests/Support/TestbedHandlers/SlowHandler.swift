@@ -1,12 +1,12 @@
 import Foundation
-import GatewayCore
+import GatewayHandlerAPI
 
 /// `GET /slow?ms=N`: holds its worker for N milliseconds (at most 20 s), then answers. Exercises worker
 /// saturation, time limits and graceful stop; compiled only into `storegate-testbed`.
 public struct SlowHandler: GatewayHandler {
     public static let name = "slow"
 
-    public init(settings: HandlerSettings) throws {}
+    public init(_ setup: HandlerSetup, needs: NoNeeds) {}
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
         let milliseconds =

@@ -1,7 +1,17 @@
+import AppStoreReceipts
 import Foundation
-import GatewayCore
+import GatewayHandlerAPI
+import GatewayServer
 import StoreGateApp
 import TestbedHandlers
+import TestbedStores
 
-// The real storegate command line with the compiled-in handlers plus test-only ones.
-exit(StoreGateCLI(registry: TestbedRegistry.adding(to: .storegate)).run(Array(CommandLine.arguments.dropFirst())))
+// The real storegate command line with the compiled-in handlers plus test-only ones (some of which attack the
+// seal through the handler API), and the fixture store after the App Store.
+let registry = HandlerRegistry.compiledIn.adding([
+    .module(SlowHandler.self), .module(EchoHandler.self), .module(FixtureContentHandler.self),
+    .module(EntitlementEchoHandler.self),
+])
+let cli = StoreGateCLI(
+    registry: registry, stores: StoreGateCLI.compiledInStores + [FixtureVerification.self])
+exit(cli.run(Array(CommandLine.arguments.dropFirst())))

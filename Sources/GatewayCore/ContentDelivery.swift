@@ -1,0 +1,25 @@
+/// Purchased content a response hands over: a file range the transport streams, or a URI the web server
+/// serves from its `internal` content location (`X-Accel-Redirect`). Only the content path makes one, for
+/// the exchange whose entitlement it came from; the front honours it on that exchange alone.
+package struct ContentDelivery: Sendable, Equatable {
+    package enum Body: Sendable, Equatable {
+        /// The transport streams this range of a content file.
+        case file(FileSlice)
+        /// The web server sends the file at this URI of its internal content location.
+        case webServer(uri: String)
+    }
+
+    package let body: Body
+    /// The exchange (``RequestContext/exchange``) whose entitlement made it.
+    package let exchange: UInt64
+
+    package init(_ body: Body, exchange: UInt64) {
+        self.body = body
+        self.exchange = exchange
+    }
+
+    /// The file range, when the transport sends the bytes.
+    package var file: FileSlice? {
+        if case .file(let slice) = body { slice } else { nil }
+    }
+}

@@ -1,8 +1,0 @@
-extension Duration {
-    /// The whole duration in nanoseconds (NIO, Foundation and swift-metrics count in them).
-    public var nanoseconds: Int64 {
-        // `components` divides a 128-bit count: read it once.
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
-}

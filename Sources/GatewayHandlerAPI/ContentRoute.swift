@@ -1,0 +1,14 @@
+/// A content handler behind the load's verification: names the product, has the request's credential checked
+/// for it, and hands the handler the entitlement. The only way a content handler becomes a route.
+struct ContentRoute<Handler: ContentHandler>: RouteResponder {
+    let handler: Handler
+    let gate: any ContentGate
+
+    func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+        let productId = try handler.requestedProduct(in: request, context: context)
+        let grant = try gate.grant(productId, for: request, context: context)
+        return try handler.respond(
+            to: request, entitlement: VerifiedEntitlement(grant: grant, gate: gate, context: context),
+            context: context)
+    }
+}

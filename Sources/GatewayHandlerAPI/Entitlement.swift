@@ -1,0 +1,29 @@
+import Foundation
+
+/// A product the buyer may have now, the purchase that gives it, and the download token issued for it.
+public struct Entitlement: Sendable, Equatable {
+    public let productId: String
+    public let originalTransactionId: String
+    /// The end of the current subscription period; nil for purchases that do not expire.
+    public let expiresDate: Date?
+    /// Set when tokens are configured and the product has content.
+    public package(set) var downloadToken: DownloadToken?
+
+    package init(productId: String, originalTransactionId: String, expiresDate: Date?) {
+        self.productId = productId
+        self.originalTransactionId = originalTransactionId
+        self.expiresDate = expiresDate
+    }
+}
+
+/// A download token as verify, restore-sync and the entitlements route hand it out: the text a client sends
+/// as `Authorization: Bearer`, and when it stops working.
+public struct DownloadToken: Sendable, Equatable {
+    public let token: String
+    public let expires: Date
+
+    package init(token: String, expires: Date) {
+        self.token = token
+        self.expires = expires
+    }
+}

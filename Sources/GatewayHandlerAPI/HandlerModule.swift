@@ -1,0 +1,58 @@
+/// A handler module as a binary registers it: its name, methods and how a route of it is built. Made only by
+/// ``module(_:)``, which mounts a plain handler as itself and a content handler behind verification, and
+/// hands each exactly the capabilities its `Needs` declares.
+public struct HandlerModule: Sendable {
+    /// Whether the module answers by itself or delivers content behind verification.
+    package enum Kind: String, Sendable {
+        case plain
+        case content
+    }
+
+    /// The config's `handler:` value.
+    package let name: String
+    package let kind: Kind
+    package let methods: [HTTPMethod]
+    package let servesSubpaths: Bool
+    /// The capabilities the handler declared, by type name, for `storegate version` and reviews.
+    package let needs: String
+    private let make: @Sendable (HandlerSetup, CapabilitySource) throws -> any RouteResponder
+
+    private init(
+        name: String, kind: Kind, methods: [HTTPMethod], servesSubpaths: Bool, needs: String,
+        make: @escaping @Sendable (HandlerSetup, CapabilitySource) throws -> any RouteResponder
+    ) {
+        self.name = name
+        self.kind = kind
+        self.methods = methods
+        self.servesSubpaths = servesSubpaths
+        self.needs = needs
+        self.make = make
+    }
+
+    /// Builds the responder of one mounted route from the load's capabilities.
+    package func makeResponder(_ setup: HandlerSetup, capabilities: CapabilitySource) throws -> any RouteResponder {
+        try make(setup, capabilities)
+    }
+
+    /// The module of a handler that answers by itself.
+    public static func module<Handler: GatewayHandler>(_ handler: Handler.Type) -> HandlerModule {
+        HandlerModule(
+            name: Handler.name, kind: .plain, methods: Handler.methods, servesSubpaths: Handler.servesSubpaths,
+            needs: "\(Handler.Needs.self)"
+        ) { setup, source in
+            try Handler(setup, needs: try Handler.Needs.provided(by: source).value)
+        }
+    }
+
+    /// The module of a content handler: its route answers only behind the load's verification.
+    public static func module<Handler: ContentHandler>(_ handler: Handler.Type) -> HandlerModule {
+        HandlerModule(
+            name: Handler.name, kind: .content, methods: Handler.methods, servesSubpaths: Handler.servesSubpaths,
+            needs: "\(Handler.Needs.self)"
+        ) { setup, source in
+            let handler = try Handler(setup, needs: try Handler.Needs.provided(by: source).value)
+            let gate = try source.provider.contentGate(tokensRequiredBy: Handler.needsDownloadTokens ? Handler.name : nil)
+            return ContentRoute(handler: handler, gate: gate)
+        }
+    }
+}

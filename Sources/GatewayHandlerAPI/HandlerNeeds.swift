@@ -1,0 +1,40 @@
+/// What a handler declares it needs (its `Needs`): one capability such as ``PurchaseVerifier``, several as
+/// ``Capabilities``, or ``NoNeeds``. The gateway hands exactly that at each load.
+///
+/// Only this module's types can conform usefully: ``provided(by:)`` must return a ``Provision``, which only
+/// the gateway makes, from a ``CapabilitySource`` that has nothing a module can call.
+public protocol HandlerNeeds: Sendable {
+    /// The capability of this load; the gateway calls it, never a handler.
+    static func provided(by source: CapabilitySource) throws -> Provision<Self>
+}
+
+/// A capability as the gateway hands it over. Only the gateway makes one and takes its value out.
+public struct Provision<Value: Sendable>: Sendable {
+    package let value: Value
+
+    package init(_ value: Value) { self.value = value }
+}
+
+/// Where one load's capabilities come from. Opaque: a handler can do nothing with it.
+public struct CapabilitySource: Sendable {
+    package let provider: any CapabilityProvider
+
+    package init(_ provider: any CapabilityProvider) { self.provider = provider }
+}
+
+/// A handler that needs nothing beyond its ``HandlerSetup``.
+public struct NoNeeds: HandlerNeeds {
+    public static func provided(by source: CapabilitySource) throws -> Provision<NoNeeds> { Provision(NoNeeds()) }
+}
+
+/// Several capabilities at once, in the order declared: `Capabilities<Catalog, PurchaseVerifier>`, read as
+/// `needs.values.0` and `needs.values.1`.
+public struct Capabilities<each Capability: HandlerNeeds>: HandlerNeeds {
+    public let values: (repeat each Capability)
+
+    private init(_ values: repeat each Capability) { self.values = (repeat each values) }
+
+    public static func provided(by source: CapabilitySource) throws -> Provision<Self> {
+        Provision(Self(repeat try (each Capability).provided(by: source).value))
+    }
+}

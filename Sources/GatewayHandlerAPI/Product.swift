@@ -1,0 +1,49 @@
+/// One product the app may sell, as the catalog file declares it.
+public struct Product: Sendable, Equatable {
+    /// The App Store kinds of in-app purchase.
+    public enum Kind: String, Sendable, CaseIterable {
+        case consumable
+        case nonConsumable = "non-consumable"
+        case autoRenewable = "auto-renewable"
+        case nonRenewing = "non-renewing"
+        case freeSubscription = "free-subscription"
+    }
+
+    public let id: String
+    public let kind: Kind
+    public let title: String
+    public let description: String
+    /// The downloadable file, or nil for products with no content.
+    public let content: Content?
+    /// A free sample or preview of the content was offered before the purchase (`sample: true`), a fact a
+    /// store asks about when the customer wants a refund.
+    public let offersSample: Bool
+
+    package init(
+        id: String, kind: Kind, title: String, description: String, content: Content?, offersSample: Bool = false
+    ) {
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.description = description
+        self.content = content
+        self.offersSample = offersSample
+    }
+
+    /// A product's file under `content.root`, measured when the catalog was loaded.
+    public struct Content: Sendable, Equatable {
+        /// The path under `content.root`, as the catalog gives it (`issues/42.pdf`): the content path's business.
+        package let relativePath: String
+        public let size: Int
+        /// Lowercase hex SHA-256 of the file's bytes.
+        public let sha256: String
+        public let contentType: String
+
+        package init(relativePath: String, size: Int, sha256: String, contentType: String) {
+            self.relativePath = relativePath
+            self.size = size
+            self.sha256 = sha256
+            self.contentType = contentType
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// Read-only purchase lookups for the people who answer customer mail: the ledger's story of each purchase a
+/// query names, and the store's current view. What the `support` route is handed.
+public struct SupportDesk: HandlerNeeds {
+    private let looking: @Sendable (SupportQuery, RequestContext) throws -> SupportLookup
+
+    package init(_ looking: @escaping @Sendable (SupportQuery, RequestContext) throws -> SupportLookup) {
+        self.looking = looking
+    }
+
+    public static func provided(by source: CapabilitySource) throws -> Provision<SupportDesk> {
+        Provision(try source.provider.supportDesk())
+    }
+
+    /// Looks `query` up in the store (when one can be asked) and in the ledger. Ledger failures throw; the
+    /// store's are told in the lookup, so the ledger's story is told even when the store cannot be reached.
+    public func lookUp(_ query: SupportQuery, context: RequestContext) throws -> SupportLookup {
+        try looking(query, context)
+    }
+}
+
+/// What support asks about: an order id (on the customer's receipt email) or a transaction id.
+public enum SupportQuery: Sendable, Equatable {
+    case orderId(String)
+    case transactionId(String)
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// One moment in a purchase's life as the ledger tells it, for support.
+public struct TimelineEvent: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        case bought, recorded, downloaded, notified
+        case refundRequested = "refund requested"
+        case refundAnswered = "refund answer"
+        case refunded
+        case account
+    }
+
+    public let at: Date
+    public let kind: Kind
+    public let detail: String
+
+    package init(at: Date, kind: Kind, detail: String) {
+        self.at = at
+        self.kind = kind
+        self.detail = detail
+    }
+}

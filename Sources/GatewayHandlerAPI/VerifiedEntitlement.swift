@@ -1,0 +1,40 @@
+import Foundation
+
+/// Proof that the load's verification checked the caller's right to one product, for one request.
+///
+/// Only the content route makes one, after the credential was verified and the purchase confirmed against the
+/// ledger, and hands it to its ``ContentHandler``. It cannot outlive that call: it is non-escapable, so it
+/// cannot be stored, captured by an escaping closure or kept for another request. The content it delivers is
+/// its own product's, and goes out on its own request only.
+public struct VerifiedEntitlement: ~Escapable {
+    public let productId: String
+    /// The purchase the right comes from (stable across restores).
+    public let originalTransactionId: String
+    /// `Production`, `Sandbox` or `Xcode`.
+    public let environment: String
+    /// End of the subscription period, or nil for purchases that do not expire.
+    public let expiresAt: Date?
+    private let grant: ContentGrant
+    private let gate: any ContentGate
+    private let context: RequestContext
+
+    @_lifetime(immortal)
+    init(grant: ContentGrant, gate: any ContentGate, context: RequestContext) {
+        productId = grant.productId
+        originalTransactionId = grant.originalTransactionId
+        environment = grant.environment
+        expiresAt = grant.expiresAt
+        self.grant = grant
+        self.gate = gate
+        self.context = context
+    }
+
+    /// The answer that hands over this product's content for `request` (its method and `Range`): the file,
+    /// a range of it (206, or 416 for a range outside it), or the web server's redirect to it, with its
+    /// type, name and caching headers. The grant is recorded in the ledger first: without a record there is
+    /// no download (503 `ledger_unavailable`, retryable). Add headers to shape the answer; the content itself
+    /// cannot be changed.
+    public func content(for request: GatewayRequest) throws -> GatewayResponse {
+        try gate.deliver(grant, for: request, context: context)
+    }
+}

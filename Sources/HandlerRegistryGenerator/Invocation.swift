@@ -1,0 +1,45 @@
+/// The generator's command line: where to write, which module is the handler API, the modules of the
+/// package, and each handler module with its dependencies on the package's modules and its source files.
+struct Invocation {
+    struct Handler {
+        let name: String
+        var dependencies: [String] = []
+        var sources: [String] = []
+    }
+
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    var output: String?
+    var api = ""
+    var packageModules: Set<String> = []
+    var handlers: [Handler] = []
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments[...]
+        func value(of option: String) throws -> String {
+            guard let value = rest.popFirst() else { throw Problem(description: "\(option) needs a value") }
+            return value
+        }
+        func list(_ text: String) -> [String] { text.split(separator: ",").map(String.init) }
+        while let option = rest.popFirst() {
+            switch option {
+            case "--output": output = try value(of: option)
+            case "--api": api = try value(of: option)
+            case "--package-modules": packageModules = Set(list(try value(of: option)))
+            case "--handler": handlers.append(Handler(name: try value(of: option)))
+            case "--depends", "--sources":
+                guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }
+                let values = list(try value(of: option))
+                if option == "--depends" {
+                    handlers[handlers.count - 1].dependencies = values
+                } else {
+                    handlers[handlers.count - 1].sources = values
+                }
+            default: throw Problem(description: "unknown option \(option)")
+            }
+        }
+        guard !api.isEmpty else { throw Problem(description: "--api is required") }
+    }
+}

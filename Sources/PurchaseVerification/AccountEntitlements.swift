@@ -1,6 +1,0 @@
-/// What an app account holds now, from the ledger alone.
-public struct AccountEntitlements: Sendable {
-    public let accountId: String
-    /// By product id; a product held in both environments is answered once, from Production.
-    public let entitlements: [Entitlement]
-}

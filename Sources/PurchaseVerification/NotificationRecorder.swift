@@ -1,0 +1,71 @@
+import Foundation
+import GatewayHandlerAPI
+import PurchaseLedger
+
+/// Store server notifications: verified by the backend that reads them, then recorded with their
+/// transactions once per notification id. Behind ``NotificationIntake`` (the notifications route) and
+/// notification backfills.
+package struct NotificationRecorder: Sendable {
+    private let stores: StoreBackends
+    private let catalog: Catalog
+    private let ledger: any PurchaseLedger
+    private let accounts: AccountBinder?
+    /// Called when a recorded notification carries a request for delivery evidence.
+    private let evidenceRequested: @Sendable () -> Void
+
+    package init(
+        stores: StoreBackends, catalog: Catalog, ledger: any PurchaseLedger, accounts: AccountBinder?,
+        evidenceRequested: @escaping @Sendable () -> Void
+    ) {
+        self.stores = stores
+        self.catalog = catalog
+        self.ledger = ledger
+        self.accounts = accounts
+        self.evidenceRequested = evidenceRequested
+    }
+
+    /// Verifies the store server notification in `body` with the backend that reads it, then records it and
+    /// its transactions once per id: a refund or revocation arrives as a cancellation (entitlement gone,
+    /// downloads blocked), a renewal as the next period, a reversal clears the cancellation. Returns only
+    /// after the ledger commit, so the store's retries deliver anything that failed.
+    package func record(_ body: [UInt8], context: RequestContext) throws -> NotificationOutcome {
+        var found: StoreNotification?
+        for backend in stores.backends where found == nil {
+            found = try backend.notification(body, context: context)
+        }
+        guard let notification = found else { throw GatewayError.badRequest("No store sends notifications like this.") }
+        let rows = EntitlementRules.ledgerTransactions(
+            notification.transactions, environment: notification.environment, bundleId: notification.bundleId ?? "",
+            catalog: catalog)
+        let evidenceRequest = notification.consumptionRequestedAt.flatMap { asked in
+            notification.transactions.first.map { transaction in
+                ConsumptionRequest(
+                    notificationUUID: notification.uuid, environment: notification.environment,
+                    transactionId: transaction.transactionId, originalTransactionId: transaction.originalTransactionId,
+                    productId: transaction.productId, requestedAt: asked)
+            }
+        }
+        let record = LedgerNotification(
+            uuid: notification.uuid, environment: notification.environment, type: notification.type,
+            subtype: notification.subtype, reinstates: notification.reinstates,
+            batch: LedgerBatch(transactions: rows, source: .notification, requestId: context.requestId),
+            consumptionRequest: evidenceRequest)
+        let outcome: NotificationOutcome
+        do {
+            outcome = try ledger.recordNotification(record) ? .recorded : .duplicate
+        } catch {
+            throw error.answer("the ledger could not record a notification", logger: context.logger)
+        }
+        if outcome == .recorded, evidenceRequest != nil { evidenceRequested() }
+        // A repeat binds too: the store retries a notification whose binding failed, and it arrives as one.
+        try accounts?.bindByAccountToken(
+            notification.transactions, environment: notification.environment, context: context)
+        context.logger.info(
+            "notification \(outcome.rawValue)",
+            metadata: [
+                "type": "\(notification.type)", "environment": "\(notification.environment)",
+                "uuid": "\(notification.uuid)",
+            ])
+        return outcome
+    }
+}

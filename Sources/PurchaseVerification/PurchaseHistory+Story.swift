@@ -1,0 +1,77 @@
+import Foundation
+import GatewayHandlerAPI
+import PurchaseLedger
+
+extension PurchaseHistory {
+    /// The purchase as support reads it: which one, who holds it, and its timeline.
+    var story: PurchaseStory {
+        PurchaseStory(
+            environment: original.environment, originalTransactionId: original.originalTransactionId,
+            productId: purchases.first?.productId ?? transactions.first?.productId, holders: holders,
+            timeline: timeline)
+    }
+
+    /// Every recorded moment of the purchase, oldest first: bought, recorded (by which route and request),
+    /// downloaded, notified, refund requested and what was answered, refunded, and which app account held it.
+    private var timeline: [TimelineEvent] {
+        var events: [TimelineEvent] = []
+        for transaction in transactions {
+            if let bought = transaction.purchaseDate {
+                events.append(.init(at: bought, kind: .bought, detail: "transaction \(transaction.transactionId)"))
+            }
+            events.append(
+                .init(
+                    at: transaction.firstSeen, kind: .recorded,
+                    detail:
+                        "transaction \(transaction.transactionId) by \(transaction.source.rawValue), request \(transaction.requestId)"
+                ))
+        }
+        for delivery in deliveries {
+            events.append(
+                .init(
+                    at: delivery.deliveredAt, kind: .downloaded,
+                    detail:
+                        "\(delivery.productId), content sha256 \(delivery.contentSHA256.prefix(12))…, request \(delivery.requestId)"
+                ))
+        }
+        let asked = Set(consumptionRequests.map(\.request.notificationUUID))
+        for notification in notifications {
+            let type = [notification.type, notification.subtype].compactMap { $0 }.joined(separator: "/")
+            events.append(
+                .init(
+                    at: notification.received, kind: asked.contains(notification.uuid) ? .refundRequested : .notified,
+                    detail: "\(type) \(notification.uuid), request \(notification.requestId)"))
+        }
+        for request in consumptionRequests {
+            guard let settled = request.settledAt else { continue }
+            let detail =
+                request.answer.map { "sent \($0) (\(request.outcome ?? ""))" }
+                ?? "not answered: \(request.outcome ?? "")"
+            events.append(.init(at: settled, kind: .refundAnswered, detail: detail))
+        }
+        for event in bindingEvents {
+            events.append(.init(at: event.at, kind: .account, detail: event.summary))
+        }
+        for purchase in purchases {
+            if let cancelled = purchase.cancellationDate {
+                events.append(.init(at: cancelled, kind: .refunded, detail: purchase.productId))
+            }
+        }
+        return events.sorted { ($0.at, $0.kind.rawValue) < ($1.at, $1.kind.rawValue) }
+    }
+}
+
+extension BindingEvent {
+    /// The change in words, such as `transferred to account 7 from 42, request cv947b5-0000003`.
+    var summary: String {
+        let others = otherAccounts.joined(separator: ", ")
+        let change =
+            switch self.change {
+            case .bound: "bound to account \(accountId)\(origin == .accountToken ? " by its appAccountToken" : "")"
+            case .shared: "shared with account \(accountId) (also held by \(others))"
+            case .transferred: "transferred to account \(accountId) from \(others)"
+            case .refused: "claim by account \(accountId) refused: kept by \(others)"
+            }
+        return "\(change), request \(requestId)"
+    }
+}

@@ -1,0 +1,26 @@
+import CoreMetrics
+import GatewayHandlerAPI
+import Logging
+
+/// What a store module builds its backends from: its own config section, and the process's logger and metrics.
+package struct StoreSetup: Sendable {
+    /// The store's section, such as `apple`.
+    package let section: ConfigReader
+    /// Whether the config has the section at all (in the file or the environment).
+    package let isConfigured: Bool
+    package let logger: Logger
+    package let metricsFactory: any MetricsFactory
+    /// Makes the `storegate_errors_total` series of the store's error codes (at 0).
+    package let declare: @Sendable ([ErrorCode]) -> Void
+
+    package init(
+        section: ConfigReader, isConfigured: Bool, logger: Logger, metricsFactory: any MetricsFactory,
+        declare: @escaping @Sendable ([ErrorCode]) -> Void
+    ) {
+        self.section = section
+        self.isConfigured = isConfigured
+        self.logger = logger
+        self.metricsFactory = metricsFactory
+        self.declare = declare
+    }
+}
