@@ -40,14 +40,16 @@ struct PluginCompiler {
         arguments = kept
     }
 
-    /// Type-checks `source` as one file of a plugin module.
+    /// Compiles `source` as one file of a plugin module, through SIL's mandatory diagnostics (where a
+    /// non-escapable value's escapes are found), writing nothing.
     func typecheck(_ source: String) throws -> Result {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-\(UUID().uuidString).swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-module-name", "BypassPlugin"] + arguments + [file.path]
+        process.arguments =
+            ["swiftc", "-emit-sil", "-o", "/dev/null", "-module-name", "BypassPlugin"] + arguments + [file.path]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

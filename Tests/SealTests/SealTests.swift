@@ -1,21 +1,35 @@
 import Testing
 
-/// DESIGN's promise, checked by the compiler: a plugin cannot serve content without the verification
-/// service. Each bypass below is a small handler plugin compiled against the built modules exactly as a
-/// real one is; the test passes only when the compiler refuses it (and accepts the honest plugin, so a
-/// broken harness cannot pass for a refusal).
+/// The promise, checked as the build checks a handler module: the handler API gives a module no way to deliver
+/// content, grant a purchase, or read another section's secrets outside the verification. Each attack is a
+/// small handler module, type-checked against the built handler API exactly as a real one is (no package
+/// access) and checked by the registry as the build plugin checks it; the test passes only when the one that
+/// must refuse it does, with the words given (and an honest module passes both, so a broken harness cannot
+/// pass for a refusal).
 @Suite struct SealTests {
     static let compiler = Result { try PluginCompiler(like: "DownloadHandler") }
+    let registry = RegistryCheck()
 
-    @Test func anHonestContentPluginCompiles() throws {
-        let result = try Self.compiler.get().typecheck(Plugins.honest)
-        #expect(result.succeeded, "\(result.output)")
+    @Test func honestHandlerModulesCompileAndPassTheRegistry() throws {
+        let compiled = try Self.compiler.get().typecheck(Attacks.honest)
+        #expect(compiled.succeeded, "\(compiled.output)")
+        let checked = try registry.check(Attacks.honest, dependencies: ["GatewayHandlerAPI"])
+        #expect(checked.succeeded, "\(checked.output)")
     }
 
-    @Test(arguments: Plugins.bypasses)
-    func aBypassDoesNotCompile(_ bypass: Plugins.Bypass) throws {
-        let result = try Self.compiler.get().typecheck(Plugins.header + bypass.source)
-        #expect(!result.succeeded, "the compiler accepted: \(bypass.name)")
-        #expect(result.output.contains(bypass.refusal), "\(bypass.name): \(result.output)")
+    @Test(arguments: Attacks.all)
+    func anAttackIsRefused(_ attack: Attacks.Attack) throws {
+        let source = Attacks.header + attack.source
+        switch attack.refusedBy {
+        case .compiler:
+            let result = try Self.compiler.get().typecheck(source)
+            #expect(!result.succeeded, "the compiler accepted: \(attack.name)")
+            #expect(result.output.contains(attack.refusal), "\(attack.name): \(result.output)")
+        case .registry:
+            let result = try registry.check(source, dependencies: attack.dependencies)
+            #expect(!result.succeeded, "the registry accepted: \(attack.name)")
+            #expect(result.output.contains(attack.refusal), "\(attack.name): \(result.output)")
+            #expect(result.output.contains("handler module BypassPlugin"), "\(result.output)")
+        }
     }
 }

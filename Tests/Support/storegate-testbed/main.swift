@@ -10,7 +10,8 @@ import TestbedStores
 // seal through the handler API), and the fixture store after the App Store.
 let registry = HandlerRegistry.compiledIn.adding([
     .module(SlowHandler.self), .module(EchoHandler.self), .module(FixtureContentHandler.self),
-    .module(EntitlementEchoHandler.self),
+    .module(EntitlementEchoHandler.self), .module(AccelHeaderHandler.self), .module(StashingContentHandler.self),
+    .module(ReplayHandler.self),
 ])
 let cli = StoreGateCLI(
     registry: registry, stores: StoreGateCLI.compiledInStores + [FixtureVerification.self])

@@ -1,0 +1,361 @@
+import Testing
+
+/// Handler modules that try to reach content, purchases, tokens or secrets without the verification, each
+/// written as a plugin author would against the handler API, and what must refuse it: the compiler, or the
+/// registry's check of handler modules (which fails the build). Grouped by what they attempt.
+enum Attacks {
+    enum Refuser: Sendable {
+        case compiler
+        case registry
+    }
+
+    struct Attack: Sendable, CustomTestStringConvertible {
+        let name: String
+        let source: String
+        let refusedBy: Refuser
+        /// What the refusal must say.
+        let refusal: String
+        /// The package modules the plugin declares it depends on (for the registry).
+        var dependencies: [String] = []
+
+        var testDescription: String { name }
+    }
+
+    static let header = """
+        import Foundation
+        import GatewayHandlerAPI
+
+        """
+
+    /// A content handler and two plain handlers as the API means them to be written: they must compile and pass
+    /// the registry's check, so a broken harness cannot pass for a refusal.
+    static let honest =
+        header + """
+            public struct Honest: ContentHandler {
+                public static let name = "honest"
+                let catalog: Catalog
+                public init(_ setup: HandlerSetup, needs catalog: Catalog) { self.catalog = catalog }
+                public func requestedProduct(in request: GatewayRequest, context: RequestContext) throws -> String { "p" }
+                public func respond(
+                    to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext
+                ) throws -> GatewayResponse {
+                    var response = try entitlement.content(for: request)
+                    response.headers.add("X-Product", entitlement.productId)
+                    return response
+                }
+            }
+            public struct Asks: GatewayHandler {
+                public static let name = "asks"
+                let needs: Capabilities<PurchaseVerifier, SupportDesk>
+                public init(_ setup: HandlerSetup, needs: Capabilities<PurchaseVerifier, SupportDesk>) throws {
+                    self.needs = needs
+                    _ = setup.config.string("greeting")
+                }
+                public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+                    let verified = try needs.values.0.verify(request, context: context)
+                    _ = try needs.values.1.lookUp(.transactionId("1"), context: context)
+                    return GatewayResponse(status: verified.entitlements.isEmpty ? 403 : 200)
+                }
+            }
+            public struct Plain: GatewayHandler {
+                public static let name = "plain"
+                public init(_ setup: HandlerSetup, needs: NoNeeds) {}
+                public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+                    GatewayResponse(status: 200, headers: [("X-Accel-Redirect", "/_storegate_content/a.pdf")])
+                }
+            }
+            let modules = [HandlerModule.module(Honest.self), .module(Asks.self), .module(Plain.self)]
+            """
+
+    static let all =
+        servingFiles + grantingPurchases + lookingUpOthers + readingSecrets + escapingEntitlements
+        + verifyingAndServing + forgingTheSeam
+
+    /// 1. A plain handler serves a content file.
+    static let servingFiles = [
+        Attack(
+            name: "serving files: a response whose content is a file of the plugin's choosing",
+            source: """
+                func serve() -> GatewayResponse {
+                    var response = GatewayResponse(status: 200)
+                    response.delivery = ContentDelivery(.file(FileSlice(path: "/srv/content/a.pdf", offset: 0, length: 9)), exchange: 1)
+                    return response
+                }
+                """,
+            refusedBy: .compiler, refusal: "'delivery' is inaccessible due to 'package' protection level"),
+        Attack(
+            name: "serving files: a file slice streamed as the body",
+            source: "let slice = FileSlice(path: \"/srv/content/a.pdf\", offset: 0, length: 9)",
+            refusedBy: .compiler, refusal: "cannot find 'FileSlice' in scope"),
+        Attack(
+            name: "serving files: the content root from the catalog module",
+            source: """
+                import ProductCatalog
+                let file = ContentRoot(path: "/srv/content").file("issues/1.pdf")
+                """,
+            refusedBy: .registry, refusal: "imports ProductCatalog, a module of this package",
+            dependencies: ["ProductCatalog"]),
+        Attack(
+            name: "serving files: the catalog's path of a product's file",
+            source: """
+                func path(of product: Product, in catalog: Catalog) -> String? {
+                    product.content.map { catalog.contentRoot + "/" + $0.relativePath }
+                }
+                """,
+            refusedBy: .compiler, refusal: "is inaccessible due to 'package' protection level"),
+    ]
+
+    /// 2. A handler writes a purchase and issues a token.
+    static let grantingPurchases = [
+        Attack(
+            name: "granting purchases: the ledger, imported",
+            source: """
+                import PurchaseLedger
+                func grant(_ ledger: any PurchaseLedger) throws {
+                    _ = try ledger.record(LedgerBatch(transactions: [], source: .verify, requestId: "x"))
+                }
+                """,
+            refusedBy: .registry, refusal: "imports PurchaseLedger, a module of this package"),
+        Attack(
+            name: "granting purchases: a dependency on the ledger in Package.swift",
+            source: "let nothing = 0",
+            refusedBy: .registry, refusal: "depends on PurchaseLedger, a module of this package",
+            dependencies: ["PurchaseLedger"]),
+        Attack(
+            name: "granting purchases: a token issuer of the plugin's own",
+            source: """
+                let tokens = DownloadTokens(secret: "stolen-secret-0123456789", ttl: 900)
+                let token = tokens.issue(productId: "p", originalTransactionId: "1", environment: "Production")
+                """,
+            refusedBy: .compiler, refusal: "cannot find 'DownloadTokens' in scope"),
+        Attack(
+            name: "granting purchases: a capability of the plugin's own that hands out what the gateway provides",
+            source: """
+                struct Everything: HandlerNeeds {
+                    let source: CapabilitySource
+                    static func provided(by source: CapabilitySource) throws -> Provision<Everything> {
+                        Provision(Everything(source: source))
+                    }
+                }
+                """,
+            refusedBy: .compiler, refusal: "'Provision<Value>' initializer is inaccessible due to 'package' protection level"),
+        Attack(
+            name: "granting purchases: the provider behind the capabilities",
+            source: """
+                func verifier(_ source: CapabilitySource) throws -> PurchaseVerifier { try source.provider.purchaseVerifier() }
+                """,
+            refusedBy: .compiler, refusal: "'provider' is inaccessible due to 'package' protection level"),
+        Attack(
+            name: "granting purchases: an entitlement with a token the plugin made up",
+            source: """
+                let forged = Entitlement(productId: "p", originalTransactionId: "1", expiresDate: nil)
+                """,
+            refusedBy: .compiler, refusal: "'Entitlement' initializer is inaccessible due to 'package' protection level"),
+    ]
+
+    /// 3. A handler finds someone else's purchase and issues a token for it.
+    static let lookingUpOthers = [
+        Attack(
+            name: "looking up others: the support desk's purchase, turned into a download token",
+            source: """
+                func steal(_ desk: SupportDesk, context: RequestContext) throws -> DownloadToken? {
+                    let found = try desk.lookUp(.transactionId("1000000000000001"), context: context)
+                    guard let purchase = found.purchases.first else { return nil }
+                    return DownloadToken(token: purchase.originalTransactionId, expires: .distantFuture)
+                }
+                """,
+            refusedBy: .compiler, refusal: "'DownloadToken' initializer is inaccessible due to 'package' protection level"),
+        Attack(
+            name: "looking up others: the support lookup with the ledger behind it",
+            source: """
+                import PurchaseVerification
+                func story(_ lookup: PurchaseLookup, context: RequestContext) throws -> SupportLookup {
+                    try lookup.lookUp(.transactionId("1"), context: context)
+                }
+                """,
+            refusedBy: .registry, refusal: "imports PurchaseVerification, a module of this package"),
+    ]
+
+    /// 4. A handler reads config outside its own section (secrets).
+    static let readingSecrets = [
+        Attack(
+            name: "reading secrets: a reader of the whole config document",
+            source: """
+                func secret() -> String? {
+                    ConfigReader(document: .null, baseDirectory: "/etc/storegate", environment: ProcessInfo.processInfo.environment)
+                        .scoped("tokens").string("secret")
+                }
+                """,
+            refusedBy: .compiler, refusal: "'ConfigReader' initializer is inaccessible due to 'package' protection level"),
+        Attack(
+            name: "reading secrets: the config file parsed again",
+            source: """
+                import ConfigYAML
+                func secret(_ text: String) throws -> String? {
+                    try ConfigReader(yaml: text, source: "x", baseDirectory: "/", environment: [:]).scoped("tokens").string("secret")
+                }
+                """,
+            refusedBy: .registry, refusal: "imports ConfigYAML, a module of this package"),
+        Attack(
+            name: "reading secrets: the accounts section's assertions, signed by the plugin",
+            source: """
+                let assertion = AccountAssertions(secret: "x", maximumLifetime: 900).issue(accountId: "victim", lifetime: 60)
+                """,
+            refusedBy: .compiler, refusal: "cannot find 'AccountAssertions' in scope"),
+    ]
+
+    /// 5. A content handler serves another product, or keeps its entitlement for later requests.
+    static let escapingEntitlements = [
+        Attack(
+            name: "escaping entitlements: kept in a property for later requests",
+            source: """
+                final class Keeper: @unchecked Sendable { var kept: VerifiedEntitlement? }
+                """,
+            refusedBy: .compiler, refusal: "cannot return a ~Escapable result"),
+        Attack(
+            name: "escaping entitlements: kept in a global",
+            source: "nonisolated(unsafe) var kept: [VerifiedEntitlement] = []",
+            refusedBy: .compiler, refusal: "does not conform to protocol 'Escapable'"),
+        Attack(
+            name: "escaping entitlements: captured by a closure that runs later",
+            source: """
+                nonisolated(unsafe) var later: [() throws -> GatewayResponse] = []
+                struct Saver: ContentHandler {
+                    static let name = "saver"
+                    init(_ setup: HandlerSetup, needs: NoNeeds) {}
+                    func requestedProduct(in request: GatewayRequest, context: RequestContext) throws -> String { "cheap" }
+                    func respond(
+                        to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext
+                    ) throws -> GatewayResponse {
+                        later.append { try entitlement.content(for: request) }
+                        return GatewayResponse(status: 204)
+                    }
+                }
+                """,
+            refusedBy: .compiler, refusal: "'entitlement' is borrowed and cannot be consumed"),
+        Attack(
+            name: "escaping entitlements: copied first, then captured by a task",
+            source: """
+                struct Copier: ContentHandler {
+                    static let name = "copier"
+                    init(_ setup: HandlerSetup, needs: NoNeeds) {}
+                    func requestedProduct(in request: GatewayRequest, context: RequestContext) throws -> String { "cheap" }
+                    func respond(
+                        to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext
+                    ) throws -> GatewayResponse {
+                        let copied = copy entitlement
+                        Task { _ = try? copied.content(for: request) }
+                        return GatewayResponse(status: 204)
+                    }
+                }
+                """,
+            refusedBy: .compiler, refusal: "lifetime-dependent variable 'copied' escapes its scope"),
+        Attack(
+            name: "escaping entitlements: boxed as Any",
+            source: """
+                func box(_ entitlement: borrowing VerifiedEntitlement) -> Any { entitlement }
+                """,
+            refusedBy: .compiler, refusal: "does not conform to 'Escapable'"),
+        Attack(
+            name: "escaping entitlements: content of another product than the entitlement's",
+            source: """
+                func other(_ entitlement: borrowing VerifiedEntitlement, _ request: GatewayRequest) throws -> GatewayResponse {
+                    try entitlement.content(for: request, product: "com.example.expensive")
+                }
+                """,
+            refusedBy: .compiler, refusal: "extra argument 'product' in call"),
+        Attack(
+            name: "escaping entitlements: an entitlement minted by the plugin",
+            source: """
+                func mint(_ gate: any ContentGate, _ context: RequestContext) -> Int {
+                    let grant = ContentGrant(
+                        productId: "p", originalTransactionId: "1", environment: "Production", expiresAt: nil, exchange: 1)
+                    let entitlement = VerifiedEntitlement(grant: grant, gate: gate, context: context)
+                    return entitlement.productId.count
+                }
+                """,
+            refusedBy: .compiler, refusal: "cannot find type 'ContentGate' in scope"),
+    ]
+
+    /// 6. A handler verifies a credential and serves the file itself.
+    static let verifyingAndServing = [
+        Attack(
+            name: "verifying and serving: the verifier's purchases, answered with the file",
+            source: """
+                func serve(_ verifier: PurchaseVerifier, _ request: GatewayRequest, _ context: RequestContext) throws -> GatewayResponse {
+                    let verified = try verifier.verify(request, context: context)
+                    var response = GatewayResponse(status: verified.entitlements.isEmpty ? 403 : 200)
+                    response.delivery = ContentDelivery(.webServer(uri: "/_storegate_content/a.pdf"), exchange: context.exchange)
+                    return response
+                }
+                """,
+            refusedBy: .compiler, refusal: "'delivery' is inaccessible due to 'package' protection level"),
+        Attack(
+            name: "verifying and serving: the exchange's number, to bind a response to",
+            source: """
+                func number(_ context: RequestContext) -> UInt64 { context.exchange }
+                """,
+            refusedBy: .compiler, refusal: "'exchange' is inaccessible due to 'package' protection level"),
+        Attack(
+            name: "verifying and serving: a context made for another exchange",
+            source: """
+                func context() -> RequestContext {
+                    RequestContext(requestId: "x", deadline: .now, logger: .init(label: "x"), exchange: 42)
+                }
+                """,
+            refusedBy: .compiler, refusal: "extra argument 'exchange' in call"),
+    ]
+
+    /// The seam itself: a store that says yes, a content route without verification, a registry of its own.
+    static let forgingTheSeam = [
+        Attack(
+            name: "forging the seam: a verifier that says yes to everything",
+            source: """
+                import PurchaseVerification
+                struct Yes: VerificationBackend {
+                    func accepts(_ credential: Credential) -> Bool { true }
+                    func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
+                        StorePurchases(status: 0, environment: "Production", bundleId: "x", transactions: [])
+                    }
+                }
+                """,
+            refusedBy: .registry, refusal: "imports PurchaseVerification, a module of this package"),
+        Attack(
+            name: "forging the seam: a content route mounted without its gate",
+            source: """
+                func mount<Handler: ContentHandler>(_ handler: Handler) -> any RouteResponder {
+                    ContentRoute(handler: handler, gate: nil)
+                }
+                """,
+            refusedBy: .compiler, refusal: "cannot find 'ContentRoute' in scope"),
+        Attack(
+            name: "forging the seam: a handler module built by hand",
+            source: """
+                let module = HandlerModule(
+                    name: "free", kind: .plain, methods: [.get], servesSubpaths: true, needs: "",
+                    make: { _, _ in fatalError() })
+                """,
+            refusedBy: .compiler, refusal: "'HandlerModule' initializer is inaccessible due to 'private' protection level"),
+        Attack(
+            name: "forging the seam: the API's internals through a testable import",
+            source: """
+                @testable import GatewayHandlerAPI
+                let nothing = 0
+                """,
+            refusedBy: .registry, refusal: "imports GatewayHandlerAPI with @testable"),
+        Attack(
+            name: "forging the seam: the server runtime's registry",
+            source: """
+                import GatewayServer
+                let registry = HandlerRegistry([])
+                """,
+            refusedBy: .registry, refusal: "imports GatewayServer, a module of this package"),
+        Attack(
+            name: "forging the seam: the core module under its own name",
+            source: """
+                @_exported import GatewayCore
+                let nothing = 0
+                """,
+            refusedBy: .registry, refusal: "imports GatewayCore, a module of this package"),
+    ]
+}
