@@ -16,7 +16,7 @@ struct SupportPage {
     var html: String {
         var body = """
             <h1>Customer purchases</h1>
-            <form method="get"><label>Order id, transaction id or original transaction id
+            <form method="get"><label>Order id, transaction id, original transaction id or grant id
             <input name="q" value="\(Self.escape(searched))" autofocus size="30"></label> <button>Look up</button></form>
             """
         if let problem { body += "<p class=\"problem\">\(Self.escape(problem))</p>" }

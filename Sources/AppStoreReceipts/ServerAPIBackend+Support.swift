@@ -13,6 +13,8 @@ extension ServerAPIBackend {
                 signed = try client.lookUpOrder(id, deadline: context.deadline, logger: context.logger)
             case .transactionId(let id):
                 signed = try client.transactionHistory(id, deadline: context.deadline, logger: context.logger)
+            case .grantId:
+                return nil
             }
         } catch {
             throw error.gatewayError(logger: context.logger)

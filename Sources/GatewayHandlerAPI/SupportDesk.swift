@@ -18,8 +18,10 @@ public struct SupportDesk: HandlerNeeds {
     }
 }
 
-/// What support asks about: an order id (on the customer's receipt email) or a transaction id.
+/// What support asks about: an order id (on the customer's receipt email), a transaction id, or a free grant's
+/// id (`grant-…`).
 public enum SupportQuery: Sendable, Equatable {
     case orderId(String)
     case transactionId(String)
+    case grantId(String)
 }

@@ -8,6 +8,8 @@ public struct TimelineEvent: Sendable, Equatable {
         case refundAnswered = "refund answer"
         case refunded
         case account
+        case granted
+        case grantRevoked = "grant revoked"
     }
 
     public let at: Date

@@ -32,4 +32,6 @@ package enum ClaimOrigin: String, Sendable {
     case request
     /// Apple's `appAccountToken`: it binds a purchase nobody holds and never moves one (no refusal recorded).
     case accountToken = "account-token"
+    /// A free grant to the account (`storegate grant --account`).
+    case grant
 }

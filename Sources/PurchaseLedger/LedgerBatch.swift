@@ -6,6 +6,8 @@ package enum LedgerSource: String, Sendable, CaseIterable {
     case restoreSync = "restore-sync"
     case notification
     case download
+    /// A free grant made by an operator (`storegate grant`): a press copy, a promo, a goodwill replacement.
+    case grant
 }
 
 /// The transactions of one verified receipt, recorded together.

@@ -6,6 +6,7 @@ package enum LedgerTable: String, Sendable, CaseIterable {
     case backfills
     case accountBindings = "account_bindings"
     case accountBindingEvents = "account_binding_events"
+    case freeGrants = "free_grants"
 
     /// Every column, primary key first.
     var columns: [String] {
@@ -50,6 +51,11 @@ package enum LedgerTable: String, Sendable, CaseIterable {
             return [
                 "event_id", "environment", "original_transaction_id", "account_id", "change", "origin",
                 "other_accounts", "at_ms", "request_id",
+            ]
+        case .freeGrants:
+            return [
+                "grant_id", "environment", "product_id", "account_id", "customer_original_transaction_id", "reason",
+                "granted_by", "granted_ms", "expires_ms", "revoked_ms", "revoked_by", "revoke_reason", "request_id",
             ]
         }
     }

@@ -46,6 +46,7 @@ extension PostgresLedger {
         (5, PurchaseHistoryQueries.notificationsByPurchase),
         (6, BackfillTable.schema(integer: "BIGINT")),
         (7, AccountBindingTable.schema(integer: "BIGINT")),
+        (8, FreeGrantTable.schema(integer: "BIGINT")),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

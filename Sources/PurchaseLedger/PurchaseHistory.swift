@@ -44,6 +44,8 @@ package struct PurchaseHistory: Sendable, Equatable {
     package let bindingEvents: [BindingEvent]
     /// The app accounts holding it now.
     package let holders: [String]
+    /// The free grants recorded as it, or tied to it as a customer's purchase.
+    package let freeGrants: [FreeGrant]
 }
 
 extension PurchaseLedger {
@@ -58,6 +60,7 @@ extension PurchaseLedger {
             notifications: try notifications(environment: environment, originalTransactionId: id),
             consumptionRequests: try consumptionRequests(environment: environment, originalTransactionId: id),
             bindingEvents: try bindingEvents(environment: environment, originalTransactionId: id),
-            holders: try holders(environment: environment, originalTransactionId: id))
+            holders: try holders(environment: environment, originalTransactionId: id),
+            freeGrants: try freeGrants(.about(environment: environment, originalTransactionId: id)))
     }
 }

@@ -1,4 +1,4 @@
-/// How the ledger tells purchases apart (DESIGN.md 5): a restore gives a purchase a new transaction id but
+/// How the ledger tells purchases apart (docs/ARCHITECTURE.md 7): a restore gives a purchase a new transaction id but
 /// keeps its original transaction id, subscription periods are told apart by their web order line item, and
 /// each consumable transaction is a purchase of its own.
 package struct PurchaseKey: Hashable, Sendable, CustomStringConvertible {
@@ -23,6 +23,14 @@ package struct PurchaseKey: Hashable, Sendable, CustomStringConvertible {
     package static func transaction(_ transactionId: String) -> PurchaseKey {
         PurchaseKey(rawValue: "transaction:\(transactionId)")
     }
+
+    /// A free grant (`storegate grant`): a purchase of its own, keyed by the grant's id.
+    package static func freeGrant(_ grantId: String) -> PurchaseKey {
+        PurchaseKey(rawValue: "grant:\(grantId)")
+    }
+
+    /// Whether this purchase is a free grant rather than something bought.
+    package var isFreeGrant: Bool { rawValue.hasPrefix("grant:") }
 
     package var description: String { rawValue }
 }

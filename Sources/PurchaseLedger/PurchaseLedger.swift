@@ -80,6 +80,17 @@ package protocol PurchaseLedger: Sendable {
     /// The binding changes of one original transaction, oldest first.
     func bindingEvents(environment: String, originalTransactionId: String) throws(LedgerError) -> [BindingEvent]
 
+    /// Records a free grant with its purchase and transaction (and, for an account, its binding) in one
+    /// transaction. A grant id recorded before is an error.
+    func recordGrant(_ grant: FreeGrant) throws(LedgerError)
+
+    /// Revokes grant `id` at `at` (its purchase is cancelled, so tokens and downloads stop at once) and returns
+    /// it as it stands; nil for an unknown id. A grant revoked before stays as it was.
+    func revokeGrant(_ id: String, by: String, reason: String, at: Date) throws(LedgerError) -> FreeGrant?
+
+    /// The free grants `selection` names.
+    func freeGrants(_ selection: FreeGrantSelection) throws(LedgerError) -> [FreeGrant]
+
     /// How many purchases and transactions are recorded (for operators and fault tests).
     func counts() throws(LedgerError) -> LedgerCounts
 

@@ -90,6 +90,9 @@ extension SQLiteLedger {
         migrator.registerMigration("v7 account bindings") { db in
             try db.execute(sql: AccountBindingTable.schema(integer: "INTEGER"))
         }
+        migrator.registerMigration("v8 free grants") { db in
+            try db.execute(sql: FreeGrantTable.schema(integer: "INTEGER"))
+        }
         return migrator
     }
 }

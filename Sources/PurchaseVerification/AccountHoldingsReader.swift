@@ -18,7 +18,8 @@ package struct AccountHoldingsReader: Sendable {
     }
 
     /// The entitlements of the account `request` is for (401 `account_required` without one), with download
-    /// tokens, from the purchases the ledger has bound to it: refunds and revocations already recorded apply.
+    /// tokens, from the purchases the ledger has bound to it and the free grants it holds: refunds and
+    /// revocations already recorded apply.
     package func entitlements(for request: GatewayRequest, context: RequestContext) throws(GatewayError)
         -> AccountEntitlements
     {
@@ -35,9 +36,13 @@ package struct AccountHoldingsReader: Sendable {
         for environment in byEnvironment.keys.sorted(by: {
             ($0 == "Production" ? 0 : 1, $0) < ($1 == "Production" ? 0 : 1, $1)
         }) {
-            let transactions = (byEnvironment[environment] ?? []).map(\.latestTransaction)
-            for var entitlement in EntitlementRules.entitlements(from: transactions, catalog: catalog, now: now)
-            where !entitlements.contains(where: { $0.productId == entitlement.productId }) {
+            let held = byEnvironment[environment] ?? []
+            let bought = held.filter { !$0.purchaseKey.isFreeGrant }.map(\.latestTransaction)
+            let given = held.filter(\.purchaseKey.isFreeGrant).map(\.latestTransaction)
+            let found =
+                EntitlementRules.entitlements(from: bought, catalog: catalog, now: now)
+                + EntitlementRules.entitlements(fromGrants: given, catalog: catalog, now: now)
+            for var entitlement in found where !entitlements.contains(where: { $0.productId == entitlement.productId }) {
                 if let tokens { entitlement.issueToken(tokens, catalog: catalog, environment: environment, now: now) }
                 entitlements.append(entitlement)
             }

@@ -53,7 +53,7 @@ package struct AccountSettings: Sendable {
 
     /// 1 to 128 visible ASCII characters without `|` and `,` (the ledger's separators); the app's own id, or
     /// the UUID it passes to StoreKit as `appAccountToken`.
-    static func isAccountId(_ text: String) -> Bool {
+    package static func isAccountId(_ text: String) -> Bool {
         let bytes = text.utf8
         return (1...128).contains(bytes.count)
             && bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "|") && $0 != UInt8(ascii: ",") }

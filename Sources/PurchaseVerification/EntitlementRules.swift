@@ -32,6 +32,24 @@ package enum EntitlementRules {
         return best.values.sorted { $0.productId < $1.productId }
     }
 
+    /// One entitlement per catalog product among free grants (`grants`, each its grant's transaction): any kind
+    /// of product, until the grant expires or is revoked.
+    package static func entitlements(fromGrants grants: [PurchaseTransaction], catalog: Catalog, now: Date)
+        -> [Entitlement]
+    {
+        var best: [String: Entitlement] = [:]
+        for grant in grants where grant.cancellationDate == nil && (grant.expiresDate ?? .distantFuture) > now {
+            guard catalog.product(id: grant.productId) != nil else { continue }
+            if let current = best[grant.productId], (current.expiresDate ?? .distantFuture) >= (grant.expiresDate ?? .distantFuture) {
+                continue
+            }
+            best[grant.productId] = Entitlement(
+                productId: grant.productId, originalTransactionId: grant.originalTransactionId,
+                expiresDate: grant.expiresDate)
+        }
+        return best.values.sorted { $0.productId < $1.productId }
+    }
+
     /// The ledger key of `transaction`: its original transaction for products bought once, its web order
     /// line item for subscription periods, and itself for consumables and products the catalog lacks.
     package static func purchaseKey(of transaction: PurchaseTransaction, catalog: Catalog) -> PurchaseKey {

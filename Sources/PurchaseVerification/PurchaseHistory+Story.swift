@@ -12,10 +12,28 @@ extension PurchaseHistory {
     }
 
     /// Every recorded moment of the purchase, oldest first: bought, recorded (by which route and request),
-    /// downloaded, notified, refund requested and what was answered, refunded, and which app account held it.
+    /// downloaded, notified, refund requested and what was answered, refunded, which app account held it, and
+    /// the free grants it is or goes with, and their revocations.
     private var timeline: [TimelineEvent] {
         var events: [TimelineEvent] = []
-        for transaction in transactions {
+        for grant in freeGrants {
+            let recipient =
+                grant.accountId.map { "to account \($0)" }
+                ?? grant.customerOriginalTransactionId.map { "with purchase \($0)" } ?? ""
+            let until = grant.expiresAt.map { " until \($0.formatted(.iso8601))" } ?? ""
+            events.append(
+                .init(
+                    at: grant.grantedAt, kind: .granted,
+                    detail: "\(grant.productId) (\(grant.id)) \(recipient)\(until), by \(grant.grantedBy): \(grant.reason)"))
+            if let revoked = grant.revokedAt {
+                events.append(
+                    .init(
+                        at: revoked, kind: .grantRevoked,
+                        detail: "\(grant.id) by \(grant.revokedBy ?? "someone"): \(grant.revokeReason ?? "")"))
+            }
+        }
+        // A grant's own transaction is told by its grant above, not as a purchase.
+        for transaction in transactions where transaction.source != .grant {
             if let bought = transaction.purchaseDate {
                 events.append(.init(at: bought, kind: .bought, detail: "transaction \(transaction.transactionId)"))
             }
@@ -52,7 +70,7 @@ extension PurchaseHistory {
         for event in bindingEvents {
             events.append(.init(at: event.at, kind: .account, detail: event.summary))
         }
-        for purchase in purchases {
+        for purchase in purchases where !purchase.purchaseKey.isFreeGrant {
             if let cancelled = purchase.cancellationDate {
                 events.append(.init(at: cancelled, kind: .refunded, detail: purchase.productId))
             }

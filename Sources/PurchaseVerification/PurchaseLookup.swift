@@ -17,15 +17,24 @@ package struct PurchaseLookup: Sendable {
     package func lookUp(_ query: SupportQuery, context: RequestContext) throws -> SupportLookup {
         var storeView: StorePurchases?
         var storeProblem: String?
-        do {
-            for backend in stores.backends where storeView == nil {
-                storeView = try backend.storeView(of: query, context: context)
-            }
-        } catch {
-            storeProblem = "\(error)"
-        }
         var ids: [String] = []
-        if case .transactionId(let id) = query { ids.append(id) }
+        switch query {
+        case .grantId(let id):
+            // A free grant is this server's alone: no store knows it.
+            ids.append(id)
+            storeProblem = "not asked: a free grant is this server's, not the store's"
+        case .transactionId(let id):
+            ids.append(id)
+            fallthrough
+        case .orderId:
+            do {
+                for backend in stores.backends where storeView == nil {
+                    storeView = try backend.storeView(of: query, context: context)
+                }
+            } catch {
+                storeProblem = "\(error)"
+            }
+        }
         ids += storeView?.transactions.map(\.transactionId) ?? []
         var originals: [LedgerOriginal] = []
         for id in ids {

@@ -13,6 +13,8 @@ package final class PurchaseRecorder: Sendable {
     private let tokens: DownloadTokens?
     /// Set when requests may be for an app account (config `accounts`).
     private let accounts: AccountBinder?
+    /// The free grants tied to customers' purchases, which a verification of those purchases brings too.
+    private let customerGrants: CustomerGrants
     /// What this recorder committed, so an answer that brings nothing new costs no write.
     private let committed = CommittedTransactions()
 
@@ -25,6 +27,7 @@ package final class PurchaseRecorder: Sendable {
         self.ledger = ledger
         self.tokens = tokens
         self.accounts = accounts
+        customerGrants = CustomerGrants(ledger: ledger)
     }
 
     /// Verifies the credential in `request`'s body (400 without one), records its transactions as coming from
@@ -41,7 +44,8 @@ package final class PurchaseRecorder: Sendable {
         return verified.issuingTokens(tokens, catalog: catalog)
     }
 
-    /// Verifies `credential` with the first backend that takes it, then records what it vouches for.
+    /// Verifies `credential` with the first backend that takes it, then records what it vouches for; the
+    /// entitlements include those of free grants tied to the purchases it proves.
     package func verify(_ credential: Credential, source: LedgerSource, context: RequestContext) throws
         -> VerifiedPurchases
     {
@@ -77,7 +81,14 @@ package final class PurchaseRecorder: Sendable {
             try accounts?.bindByAccountToken(purchases.transactions, environment: purchases.environment, context: context)
             committed.remember(rows)
         }
-        let entitlements = EntitlementRules.entitlements(from: purchases.transactions, catalog: catalog, now: Date())
+        let now = Date()
+        var entitlements = EntitlementRules.entitlements(from: purchases.transactions, catalog: catalog, now: now)
+        let given = customerGrants.entitlements(
+            environment: purchases.environment, transactions: purchases.transactions, catalog: catalog, now: now)
+        for grant in given where !entitlements.contains(where: { $0.productId == grant.productId }) {
+            entitlements.append(grant)
+            entitlements.sort { $0.productId < $1.productId }
+        }
         return VerifiedPurchases(
             status: purchases.status, environment: purchases.environment, bundleId: purchases.bundleId,
             transactions: purchases.transactions, entitlements: entitlements, recordedPurchases: outcome.recorded,

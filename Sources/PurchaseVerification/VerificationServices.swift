@@ -17,6 +17,7 @@ package final class VerificationServices: Sendable {
     package let notifications: NotificationRecorder
     package let backfiller: NotificationBackfiller
     package let lookup: PurchaseLookup
+    package let grants: FreeGrants
     private let ledger: any PurchaseLedger
     private let catalog: Catalog
     private let tokens: DownloadTokens?
@@ -45,6 +46,7 @@ package final class VerificationServices: Sendable {
         holdings = AccountHoldingsReader(accounts: accounts, ledger: ledger, catalog: catalog, tokens: tokens)
         backfiller = NotificationBackfiller(stores: stores, notifications: notifications, ledger: ledger)
         lookup = PurchaseLookup(stores: stores, ledger: ledger)
+        grants = FreeGrants(ledger: ledger, catalog: catalog, accountsConfigured: accounts != nil)
         self.ledger = ledger
         self.catalog = catalog
         self.tokens = tokens

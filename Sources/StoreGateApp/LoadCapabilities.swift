@@ -1,3 +1,4 @@
+import CoreMetrics
 import GatewayHandlerAPI
 import GatewayServer
 import ProductCatalog
@@ -96,9 +97,16 @@ struct LoadCapabilities: CapabilityProvider {
         }
     }
 
+    /// With the ledger's free grants in force counted at each scrape, when a route of the load uses the ledger.
     func metricsText() throws -> MetricsText {
-        let (metrics, stats) = (inputs.runtime.metrics, inputs.runtime.stats)
-        return MetricsText { metrics.exposition(stats: stats) }
+        let (metrics, stats, store) = (inputs.runtime.metrics, inputs.runtime.stats, inputs.store)
+        let grants = Gauge(label: "storegate_free_grants_active", factory: metrics.factory)
+        return MetricsText {
+            if let services = store.existing(for: Self.servicesKey), let active = try? services.grants.list(all: false) {
+                grants.record(active.count)
+            }
+            return metrics.exposition(stats: stats)
+        }
     }
 
     func contentGate(tokensRequiredBy handler: String?) throws -> any ContentGate {

@@ -8,6 +8,7 @@ enum LookupReport {
         switch lookup.query {
         case .orderId(let id): lines.append("Order \(id)")
         case .transactionId(let id): lines.append("Transaction \(id)")
+        case .grantId(let id): lines.append("Free grant \(id)")
         }
         if lookup.purchases.isEmpty { lines.append("The ledger holds no purchase for it.") }
         for history in lookup.purchases {
@@ -40,6 +41,7 @@ enum LookupReport {
         switch lookup.query {
         case .orderId(let id): object["query"] = ["order_id": id]
         case .transactionId(let id): object["query"] = ["transaction_id": id]
+        case .grantId(let id): object["query"] = ["grant_id": id]
         }
         object["purchases"] = lookup.purchases.map { history -> [String: Any] in
             [

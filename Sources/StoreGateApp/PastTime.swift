@@ -11,10 +11,8 @@ struct PastTime: ExpressibleByArgument, Sendable {
             self.date = date
             return
         }
-        let units: [Character: Double] = ["m": 60, "h": 3_600, "d": 86_400]
-        guard let unit = argument.last.flatMap({ units[$0] }), let count = Double(argument.dropLast()), count >= 0
-        else { return nil }
-        date = Date(timeIntervalSinceNow: -count * unit)
+        guard let span = TimeSpan(argument) else { return nil }
+        date = Date(timeIntervalSinceNow: -span.seconds)
     }
 
     static var defaultCompletionKind: CompletionKind { .default }

@@ -35,7 +35,7 @@ extension StoreGateCLI {
 
     /// The verification service of `configFile`'s load and a context for one command's work, or nil after
     /// saying why there is none.
-    private func verificationService(_ configFile: String, command: String) -> (VerificationServices, RequestContext)? {
+    func verificationService(_ configFile: String, command: String) -> (VerificationServices, RequestContext)? {
         let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
         let application: GatewayApplication
         do {
@@ -54,7 +54,7 @@ extension StoreGateCLI {
         return (service, context)
     }
 
-    private func failed(_ command: String, _ message: String) -> Int32 {
+    func failed(_ command: String, _ message: String) -> Int32 {
         FileHandle.standardError.write(Data("storegate \(command): \(message)\n".utf8))
         return 1
     }

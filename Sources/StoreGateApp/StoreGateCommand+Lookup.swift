@@ -17,17 +17,25 @@ extension StoreGateCommand {
         var orderId: String?
         @Option(name: .customLong("transaction-id"), help: ArgumentHelp("A transaction id.", valueName: "id"))
         var transactionId: String?
+        @Option(name: .customLong("grant"), help: ArgumentHelp("A free grant's id (grant-…).", valueName: "id"))
+        var grantId: String?
         @Flag(help: "JSON instead of text.") var json = false
 
         func validate() throws {
-            guard (orderId == nil) != (transactionId == nil) else {
-                throw ValidationError("Give --order-id or --transaction-id (one of them).")
+            guard [orderId, transactionId, grantId].compactMap({ $0 }).count == 1 else {
+                throw ValidationError("Give --order-id, --transaction-id or --grant (one of them).")
             }
         }
 
         func run(in cli: StoreGateCLI) -> Int32 {
             let query: SupportQuery =
-                if let orderId { .orderId(orderId) } else { .transactionId(transactionId ?? "") }
+                if let orderId {
+                    .orderId(orderId)
+                } else if let grantId {
+                    .grantId(grantId)
+                } else {
+                    .transactionId(transactionId ?? "")
+                }
             return cli.lookUp(query, configFile: options.config, json: json)
         }
     }

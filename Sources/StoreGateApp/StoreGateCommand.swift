@@ -11,7 +11,9 @@ struct StoreGateCommand: ParsableCommand {
         discussion:
             "With no arguments and GATEWAY_INTERFACE set, answers one CGI request (config from STOREGATE_CONFIG).",
         version: "storegate \(StoreGateVersion.current)",
-        subcommands: [Serve.self, CheckConfig.self, Lookup.self, Ledger.self, Notifications.self, Version.self]
+        subcommands: [
+            Serve.self, CheckConfig.self, Lookup.self, Grant.self, Ledger.self, Notifications.self, Version.self,
+        ]
     )
 
     func run() throws { throw ValidationError("Name a command.") }

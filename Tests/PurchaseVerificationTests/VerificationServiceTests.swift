@@ -291,6 +291,16 @@ private final class WriteCountingLedger: PurchaseLedger {
         try base.bindingEvents(environment: environment, originalTransactionId: originalTransactionId)
     }
 
+    func recordGrant(_ grant: FreeGrant) throws(LedgerError) { try base.recordGrant(grant) }
+
+    func revokeGrant(_ id: String, by: String, reason: String, at: Date) throws(LedgerError) -> FreeGrant? {
+        try base.revokeGrant(id, by: by, reason: reason, at: at)
+    }
+
+    func freeGrants(_ selection: FreeGrantSelection) throws(LedgerError) -> [FreeGrant] {
+        try base.freeGrants(selection)
+    }
+
     func counts() throws(LedgerError) -> LedgerCounts { try base.counts() }
 
     func checkHealth() throws(LedgerError) { try base.checkHealth() }
