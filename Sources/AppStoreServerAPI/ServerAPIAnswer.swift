@@ -7,6 +7,8 @@ enum ServerAPIAnswer {
     enum Exchange {
         case answered(status: Int, retryAfter: String?, body: [UInt8])
         case failed(String, ServerAPIMetrics.Outcome)
+        /// The call could not be made, for a reason another attempt would not change.
+        case unsent(ServerAPIFailure, ServerAPIMetrics.Outcome)
     }
 
     /// A call without a usable answer: final, or worth another attempt.
@@ -29,6 +31,8 @@ enum ServerAPIAnswer {
         switch exchange {
         case .failed(let reason, let outcome):
             return .failure(Verdict(kind: .retry(reason), outcome: outcome))
+        case .unsent(let failure, let outcome):
+            return .failure(Verdict(kind: .final(failure), outcome: outcome))
         case .answered(let status, let retryAfter, let body):
             switch status {
             case 200, 202:

@@ -115,9 +115,15 @@ package final class ServerAPIClient: Sendable {
         let limit = min(settings.callTimeout, ContinuousClock.now.duration(to: deadline))
         guard limit > .milliseconds(50) else { return .failed("no time left before the deadline", .timeout) }
         let base = environment == .production ? settings.productionURL : settings.sandboxURL
+        let token: String
+        do throws(ServerAPIFailure) {
+            token = try tokens.token()
+        } catch {
+            return .unsent(error, .unauthorized)
+        }
         do {
             var request = try HTTPClient.Request(url: base + path, method: method, body: body.map { .bytes($0) })
-            request.headers.add(name: "Authorization", value: "Bearer " + tokens.token())
+            request.headers.add(name: "Authorization", value: "Bearer " + token)
             if body != nil { request.headers.add(name: "Content-Type", value: "application/json") }
             let accumulator = ResponseAccumulator(request: request, maxBodySize: Self.maxAnswerBytes)
             let response = try http.execute(

@@ -9,7 +9,8 @@ package struct ServerAPICredentials: Sendable, CustomStringConvertible {
     package let bundleId: String
     let key: P256.Signing.PrivateKey
 
-    /// Reads the key from its PKCS#8 PEM text, as App Store Connect hands it out.
+    /// Reads the key from its PKCS#8 PEM text, as App Store Connect hands it out, and signs once with it, so a
+    /// key that cannot sign is refused here, when the config is loaded, rather than on a customer's request.
     package init(issuerId: String, keyId: String, bundleId: String, keyPEM: String) throws(ServerAPIFailure) {
         guard let key = try? P256.Signing.PrivateKey(pemRepresentation: keyPEM) else {
             throw .misconfigured("the in-app purchase key is not a PKCS#8 PEM P-256 private key")
@@ -18,6 +19,16 @@ package struct ServerAPICredentials: Sendable, CustomStringConvertible {
         self.keyId = keyId
         self.bundleId = bundleId
         self.key = key
+        _ = try sign(Array("storegate: can this key sign?".utf8))
+    }
+
+    /// `bytes` signed with the key (ES256).
+    func sign(_ bytes: [UInt8]) throws(ServerAPIFailure) -> P256.Signing.ECDSASignature {
+        do {
+            return try key.signature(for: bytes)
+        } catch {
+            throw .misconfigured("the in-app purchase key cannot sign: \(error)")
+        }
     }
 
     package var description: String { "in-app purchase key \(keyId) of issuer \(issuerId) for \(bundleId)" }

@@ -22,25 +22,25 @@ final class ServerAPITokens: Sendable {
     }
 
     /// The token to send at `now`: the current one, or a new one when it is about to expire.
-    func token(now: Date = Date()) -> String {
-        current.withLock { current in
+    func token(now: Date = Date()) throws(ServerAPIFailure) -> String {
+        try current.withLock { current throws(ServerAPIFailure) in
             if let current, current.expires.timeIntervalSince(now) > Self.renewalMargin { return current.token }
-            let made = Self.make(credentials, issuedAt: now)
+            let made = try Self.make(credentials, issuedAt: now)
             current = (made, now.addingTimeInterval(Self.lifetime))
             return made
         }
     }
 
-    /// A JWT for `credentials`, issued at `issuedAt` and valid for `lifetime`.
-    static func make(_ credentials: ServerAPICredentials, issuedAt: Date) -> String {
+    /// A JWT for `credentials`, issued at `issuedAt` and valid for `lifetime`. Signing fails only for a key
+    /// that cannot sign, which the credentials found out when the config was loaded.
+    static func make(_ credentials: ServerAPICredentials, issuedAt: Date) throws(ServerAPIFailure) -> String {
         let issued = Int(issuedAt.timeIntervalSince1970)
         let header = #"{"alg":"ES256","kid":"# + quoted(credentials.keyId) + #","typ":"JWT"}"#
         let claims =
             #"{"iss":"# + quoted(credentials.issuerId) + #","iat":\#(issued),"exp":\#(issued + Int(lifetime)),"#
             + #""aud":"\#(audience)","bid":"# + quoted(credentials.bundleId) + "}"
         let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
-        // Signing with a valid P-256 key over bytes in memory cannot fail.
-        let signature = try! credentials.key.signature(for: Array(input.utf8))
+        let signature = try credentials.sign(Array(input.utf8))
         return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
     }
 

@@ -22,7 +22,7 @@ import Testing
     @Test func headerAndClaimsAreApplesAndTheSignatureVerifies() throws {
         let key = P256.Signing.PrivateKey()
         let issued = Date(timeIntervalSince1970: 1_790_000_000)
-        let token = ServerAPITokens.make(try Self.credentials(key), issuedAt: issued)
+        let token = try ServerAPITokens.make(try Self.credentials(key), issuedAt: issued)
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         #expect(parts.count == 3)
         let header = try Self.decode(parts[0])
@@ -48,11 +48,11 @@ import Testing
     @Test func aTokenIsReusedUntilShortlyBeforeItExpires() throws {
         let tokens = ServerAPITokens(credentials: try Self.credentials(P256.Signing.PrivateKey()))
         let start = Date(timeIntervalSince1970: 1_790_000_000)
-        let first = tokens.token(now: start)
-        #expect(tokens.token(now: start.addingTimeInterval(24 * 60)) == first)
-        let renewed = tokens.token(now: start.addingTimeInterval(26 * 60))
+        let first = try tokens.token(now: start)
+        #expect(try tokens.token(now: start.addingTimeInterval(24 * 60)) == first)
+        let renewed = try tokens.token(now: start.addingTimeInterval(26 * 60))
         #expect(renewed != first)
-        #expect(tokens.token(now: start.addingTimeInterval(27 * 60)) == renewed)
+        #expect(try tokens.token(now: start.addingTimeInterval(27 * 60)) == renewed)
     }
 
     @Test func theStandInAcceptsOurTokenAndRefusesOthers() throws {
@@ -61,10 +61,10 @@ import Testing
             issuerId: "57246542-96fe-1a63-e053-0824d011072a", keyId: "2X9R4HXF34", bundleId: "com.example",
             publicKeyPEM: key.publicKey.pemRepresentation)
         let now = Date()
-        let good = ServerAPITokens.make(try Self.credentials(key), issuedAt: now)
+        let good = try ServerAPITokens.make(try Self.credentials(key), issuedAt: now)
         #expect(check.refusal("Bearer " + good, now: now) == nil)
         #expect(check.refusal("Bearer " + good, now: now.addingTimeInterval(31 * 60)) != nil)
-        let otherKey = ServerAPITokens.make(try Self.credentials(P256.Signing.PrivateKey()), issuedAt: now)
+        let otherKey = try ServerAPITokens.make(try Self.credentials(P256.Signing.PrivateKey()), issuedAt: now)
         #expect(check.refusal("Bearer " + otherKey, now: now) == "bad signature")
         #expect(check.refusal(nil, now: now) != nil)
     }
