@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension EndToEnd {
-    /// Moving from SQLite to PostgreSQL as the README describes: stop, `storegate ledger copy`, restart.
+    /// Moving from SQLite to PostgreSQL as docs/OPERATIONS.md describes: stop, `storegate ledger copy`, restart.
     @Suite struct LedgerMigration {
         private func copy(_ arguments: [String], log: URL) throws -> (status: Int32?, output: String) {
             let process = try ManagedProcess(Binaries.storegate.path, ["ledger", "copy"] + arguments, logFile: log)
