@@ -216,7 +216,10 @@ let package = Package(
         .testTarget(name: "GatewayConcurrencyTests", dependencies: ["GatewayConcurrency"], swiftSettings: strict),
         .testTarget(
             name: "GatewayServerTests",
-            dependencies: ["GatewayServer", "GatewayHandlerAPI", "ConfigYAML", "GatewayText"],
+            dependencies: [
+                "GatewayServer", "GatewayHandlerAPI", "ConfigYAML", "GatewayText",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
             swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"], swiftSettings: strict),
         .testTarget(name: "FastCGIFrontTests", dependencies: ["FastCGIFront", "GatewayServer"], swiftSettings: strict),

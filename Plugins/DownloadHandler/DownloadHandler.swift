@@ -27,6 +27,6 @@ public struct DownloadHandler: ContentHandler {
     public func respond(to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext)
         throws -> GatewayResponse
     {
-        try entitlement.content(for: request)
+        try entitlement.content()
     }
 }

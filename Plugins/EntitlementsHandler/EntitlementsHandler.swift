@@ -13,7 +13,7 @@ public struct EntitlementsHandler: GatewayHandler {
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        let held = try holdings.entitlements(for: request, context: context)
+        let held = try holdings.entitlements(context: context)
         var json = JSONWriter()
         json.object { json in
             json.member("account_id", held.accountId)

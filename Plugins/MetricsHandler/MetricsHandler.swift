@@ -20,7 +20,7 @@ public struct MetricsHandler: GatewayHandler {
         GatewayResponse(
             status: 200,
             headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
-            body: metrics.exposition()
+            body: try metrics.exposition()
         )
     }
 }

@@ -15,10 +15,7 @@ public struct NotificationsHandler: GatewayHandler {
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        guard case .complete(let body) = request.body else {
-            throw GatewayError.badRequest("The request body could not be read.")
-        }
-        let outcome = try intake.record(body, context: context)
+        let outcome = try intake.record(context: context)
         return .json(Array(try JSONCoding.encoder.encode(["status": outcome.rawValue])))
     }
 }

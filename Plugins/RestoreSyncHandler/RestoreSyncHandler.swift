@@ -13,7 +13,7 @@ public struct RestoreSyncHandler: GatewayHandler {
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        let verified = try verifier.restore(request, context: context)
+        let verified = try verifier.restore(context: context)
         return .verification(of: verified) { json in
             verified.writeAccount(to: &json)
             json.key("entitlements")

@@ -11,7 +11,7 @@ public struct StatusHandler: GatewayHandler {
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        let now = status.report()
+        let now = try status.report()
         let report = Report(
             version: now.version,
             uptime_s: now.uptimeSeconds,

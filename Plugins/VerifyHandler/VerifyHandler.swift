@@ -13,7 +13,7 @@ public struct VerifyHandler: GatewayHandler {
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        let verified = try verifier.verify(request, context: context)
+        let verified = try verifier.verify(context: context)
         return .verification(of: verified) { json in
             verified.writeAccount(to: &json)
             json.member("bundle_id", verified.bundleId)

@@ -9,7 +9,7 @@ import NIOCore
 import Synchronization
 
 /// Apple's verifyReceipt over HTTPS (TLS verification always on; http only to a loopback stand-in), with
-/// the status policy of DESIGN.md 4: production first, 21007 → sandbox, 21008 → production, one retry for
+/// the status policy of docs/ARCHITECTURE.md 6: production first, 21007 → sandbox, 21008 → production, one retry for
 /// 21002, bounded exponential backoff with jitter for Apple's trouble, all within the caller's deadline.
 ///
 /// Runs on the gateway's worker threads: each call blocks its worker until Apple answers or the deadline.

@@ -1,4 +1,4 @@
-/// What to do with a verifyReceipt status (DESIGN.md 4). Pure, so every status is unit-tested.
+/// What to do with a verifyReceipt status (docs/ARCHITECTURE.md 6). Pure, so every status is unit-tested.
 package enum ReceiptStatusPolicy {
     /// The next step for one answer.
     package enum Action: Sendable, Equatable {

@@ -128,6 +128,16 @@ public struct ConfigReader: Sendable {
         }
     }
 
+    /// This reader, holding only the environment variables of its own scope: a handler module's reader, which
+    /// must not carry the rest of the process's environment (secrets among it) where reflection could read it.
+    package func isolated() -> ConfigReader {
+        let prefix = environmentVariable(for: "")
+        return ConfigReader(
+            node: node, path: path, overridable: overridable,
+            environment: prefix.map { prefix in environment.filter { $0.key.hasPrefix(prefix) } } ?? [:], log: log,
+            parseList: parseList, baseDirectory: baseDirectory)
+    }
+
     private func derived(node: ConfigValue?, path: String, overridable: Bool) -> ConfigReader {
         ConfigReader(
             node: node,

@@ -24,27 +24,38 @@ public struct GatewayRequest: Sendable {
     /// The client's address as the web server saw it (`REMOTE_ADDR`), if given.
     public var remoteAddress: String?
     /// The app account the web server vouches for (`STOREGATE_ACCOUNT`, a parameter only the web server can
-    /// set: a client's headers arrive as `HTTP_*`), if it passed one.
-    public var webServerAccount: String?
+    /// set: a client's headers arrive as `HTTP_*`), if it passed one. Only the transport sets it: a handler
+    /// cannot make a request that speaks for an account.
+    public package(set) var webServerAccount: String?
 
     /// A request with `headers` as `(CGI name, value)` pairs, such as `("HTTP_IF_NONE_MATCH", "\"v1\"")`.
     public init(
         method: HTTPMethod, path: String, query: String = "", headers: [(name: String, value: String)],
-        body: Body = .complete([]), remoteAddress: String? = nil, webServerAccount: String? = nil
+        body: Body = .complete([]), remoteAddress: String? = nil
     ) {
         self.init(
             method: method, path: path, query: query, headers: RequestHeaders(headers), body: body,
-            remoteAddress: remoteAddress, webServerAccount: webServerAccount)
+            remoteAddress: remoteAddress, webServerAccount: nil)
     }
 
     public init(
+        method: HTTPMethod, path: String, query: String = "", headers: RequestHeaders = RequestHeaders(),
+        body: Body = .complete([]), remoteAddress: String? = nil
+    ) {
+        self.init(
+            method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress,
+            webServerAccount: nil)
+    }
+
+    /// A request as the transport decoded it, with the account the web server vouches for.
+    package init(
         method: HTTPMethod,
         path: String,
         query: String = "",
         headers: RequestHeaders = RequestHeaders(),
         body: Body = .complete([]),
         remoteAddress: String? = nil,
-        webServerAccount: String? = nil
+        webServerAccount: String?
     ) {
         self.method = method
         self.path = path

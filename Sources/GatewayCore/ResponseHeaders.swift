@@ -8,10 +8,12 @@ import GatewayText
 /// array: handing a response on or writing its head moves one buffer instead of two strings per header, and
 /// a handler's fixed headers are rendered once, when it is built.
 ///
-/// A header whose name or value holds CR or LF is dropped when it is added: it could split the response.
-/// So is a header that points the web server at a file to send in the gateway's place (`X-Accel-Redirect`,
-/// `X-Sendfile`, ...): only the content path answers with content, through ``ContentDelivery``, which the
-/// transport writes. `Content-Length` and `X-Request-Id` are not added here; the transport writes them.
+/// A header is dropped when it is added if its name is not an HTTP token (RFC 9110 5.6.2: no colon, space or
+/// control character, which could start another header or another line) or its value holds CR or LF (which
+/// could split the response). So is a header that tells the web server to do something in the gateway's place
+/// (`X-Accel-*`, `X-Sendfile*`, `X-LIGHTTPD-*`): only the content path answers with content, through
+/// ``ContentDelivery``, which the transport writes. `Status`, `Content-Length` and `X-Request-Id` are dropped too:
+/// the transport writes them.
 public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
     /// The header lines, each ending in CR LF.
     public private(set) var lines: [UInt8] = []
@@ -30,11 +32,16 @@ public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
         self.init(pairs)
     }
 
-    /// Adds `name: value` after the headers already here, unless either holds CR or LF or the header would
-    /// have the web server send a file (``sendsFile(_:)``).
+    /// Adds `name: value` after the headers already here, unless the name is not a token, the value holds CR or
+    /// LF, or the header would have the web server act in the gateway's place (``instructsWebServer(_:)``).
     public mutating func add(_ name: String, _ value: String) {
-        guard Self.canCarry(name), Self.canCarry(value), !Self.sendsFile(name) else { return }
-        if value.hasPrefix("/"), name.utf8.count == 8, name.lowercased() == "location" { hasLocalLocation = true }
+        guard Self.isToken(name), Self.canCarry(value), !Self.instructsWebServer(name), !Self.isTransportOwned(name)
+        else { return }
+        if name.utf8.count == 8, name.lowercased() == "location",
+            value.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("/")
+        {
+            hasLocalLocation = true
+        }
         lines.reserveCapacity(lines.count + name.utf8.count + value.utf8.count + 4)
         lines.append(contentsOf: name.utf8)
         lines.append(UInt8(ascii: ":"))
@@ -57,17 +64,35 @@ public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
         ResponseHeaders(pairs.filter { $0.name.lowercased() != name.lowercased() })
     }
 
-    /// Whether a header called `name` tells a web server to send a file in the gateway's place: nginx's
-    /// `X-Accel-Redirect`, Apache's and lighttpd's `X-Sendfile`, lighttpd's `X-LIGHTTPD-send-file` and
-    /// `X-LIGHTTPD-send-tempfile`. Compared case-insensitively, as web servers read them.
-    package static func sendsFile(_ name: String) -> Bool {
-        guard name.utf8.count >= 10, name.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "x") }) == true else {
-            return false
+    /// Whether a header called `name` tells a web server to do something in the gateway's place, such as send a
+    /// file: nginx's `X-Accel-*` (`X-Accel-Redirect`), Apache's and lighttpd's `X-Sendfile*` (`X-Sendfile2`,
+    /// `X-Sendfile-Temporary`), lighttpd's `X-LIGHTTPD-*` (`X-LIGHTTPD-send-file`). Compared case-insensitively,
+    /// as web servers read them.
+    package static func instructsWebServer(_ name: String) -> Bool {
+        guard name.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "x") }) == true else { return false }
+        let lowered = name.lowercased()
+        return lowered.hasPrefix("x-accel-") || lowered.hasPrefix("x-sendfile") || lowered.hasPrefix("x-lighttpd-")
+    }
+
+    /// Whether the transport writes the header called `name` itself: `Status`, `Content-Length`, `X-Request-Id`.
+    package static func isTransportOwned(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 6, 12, 14: ["status", "x-request-id", "content-length"].contains(name.lowercased())
+        default: false
         }
-        switch name.lowercased() {
-        case "x-accel-redirect", "x-sendfile", "x-lighttpd-send-file", "x-lighttpd-send-tempfile": return true
-        default: return false
-        }
+    }
+
+    /// Whether `name` is an HTTP token: one or more of the letters, digits and ``!#$%&'*+-.^_`|~``.
+    package static func isToken(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                }
+            }
     }
 
     public var isEmpty: Bool { lines.isEmpty }

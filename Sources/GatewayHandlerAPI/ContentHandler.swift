@@ -1,6 +1,6 @@
 /// A handler module that delivers purchased content. It becomes a route only behind the load's verification:
 /// its `respond` runs with a ``VerifiedEntitlement`` that only that verification makes, for the product the
-/// request asked for, and the content goes out only through the entitlement (``VerifiedEntitlement/content(for:)``).
+/// request asked for, and the content goes out only through the entitlement (``VerifiedEntitlement/content()``).
 ///
 /// Contract: as ``GatewayHandler``'s `init`; `requestedProduct(in:context:)` names the product the request is
 /// for (from the path, never as a file path) or throws 404; `respond` shapes the answer (headers, log facts).

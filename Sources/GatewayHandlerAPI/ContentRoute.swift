@@ -8,7 +8,7 @@ struct ContentRoute<Handler: ContentHandler>: RouteResponder {
         let productId = try handler.requestedProduct(in: request, context: context)
         let grant = try gate.grant(productId, for: request, context: context)
         return try handler.respond(
-            to: request, entitlement: VerifiedEntitlement(grant: grant, gate: gate, context: context),
+            to: request, entitlement: VerifiedEntitlement(grant: grant, gate: gate, request: request, context: context),
             context: context)
     }
 }

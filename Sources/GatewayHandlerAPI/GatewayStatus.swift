@@ -2,15 +2,28 @@
 /// What the process is doing, for operators: the status route's figures. What the `status` route is handed.
 public struct GatewayStatus: HandlerNeeds {
     private let reporting: @Sendable () -> StatusReport
+    private let use: CapabilityUse?
 
-    package init(_ reporting: @escaping @Sendable () -> StatusReport) { self.reporting = reporting }
-
-    public static func provided(by source: CapabilitySource) throws -> Provision<GatewayStatus> {
-        Provision(try source.provider.gatewayStatus())
+    package init(_ reporting: @escaping @Sendable () -> StatusReport) {
+        self.reporting = reporting
+        use = nil
     }
 
-    /// The figures now.
-    public func report() -> StatusReport { reporting() }
+    private init(_ status: GatewayStatus, use: CapabilityUse) {
+        reporting = status.reporting
+        self.use = use
+    }
+
+    public static func provided(by source: CapabilitySource) throws -> Provision<GatewayStatus> {
+        Provision(GatewayStatus(try source.provider.gatewayStatus(), use: source.use))
+    }
+
+    /// The figures now, while the route it was handed to answers.
+    public func report() throws -> StatusReport {
+        guard let use else { throw GatewayError.internalError }
+        try use.check()
+        return reporting()
+    }
 }
 
 /// The status route's figures at one moment.

@@ -15,10 +15,12 @@ public struct HandlerModule: Sendable {
     package let servesSubpaths: Bool
     /// The capabilities the handler declared, by type name, for `storegate version` and reviews.
     package let needs: String
+    /// The handler's type with its module (`CatalogHandler.CatalogHandler`), to name it in problems.
+    package let typeName: String
     private let make: @Sendable (HandlerSetup, CapabilitySource) throws -> any RouteResponder
 
     private init(
-        name: String, kind: Kind, methods: [HTTPMethod], servesSubpaths: Bool, needs: String,
+        name: String, kind: Kind, methods: [HTTPMethod], servesSubpaths: Bool, needs: String, typeName: String,
         make: @escaping @Sendable (HandlerSetup, CapabilitySource) throws -> any RouteResponder
     ) {
         self.name = name
@@ -26,7 +28,18 @@ public struct HandlerModule: Sendable {
         self.methods = methods
         self.servesSubpaths = servesSubpaths
         self.needs = needs
+        self.typeName = typeName
         self.make = make
+    }
+
+    /// Whether `name` may name a handler: lowercase letters and digits in words joined by `-` (`restore-sync`),
+    /// so that its config section and environment variables are its own.
+    package static func isValidName(_ name: String) -> Bool {
+        let words = name.split(separator: "-", omittingEmptySubsequences: false)
+        return !name.isEmpty && name.utf8.count <= 64
+            && words.allSatisfy { word in
+                !word.isEmpty && word.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
+            }
     }
 
     /// Builds the responder of one mounted route from the load's capabilities.
@@ -38,7 +51,7 @@ public struct HandlerModule: Sendable {
     public static func module<Handler: GatewayHandler>(_ handler: Handler.Type) -> HandlerModule {
         HandlerModule(
             name: Handler.name, kind: .plain, methods: Handler.methods, servesSubpaths: Handler.servesSubpaths,
-            needs: "\(Handler.Needs.self)"
+            needs: "\(Handler.Needs.self)", typeName: String(reflecting: Handler.self)
         ) { setup, source in
             try Handler(setup, needs: try Handler.Needs.provided(by: source).value)
         }
@@ -48,7 +61,7 @@ public struct HandlerModule: Sendable {
     public static func module<Handler: ContentHandler>(_ handler: Handler.Type) -> HandlerModule {
         HandlerModule(
             name: Handler.name, kind: .content, methods: Handler.methods, servesSubpaths: Handler.servesSubpaths,
-            needs: "\(Handler.Needs.self)"
+            needs: "\(Handler.Needs.self)", typeName: String(reflecting: Handler.self)
         ) { setup, source in
             let handler = try Handler(setup, needs: try Handler.Needs.provided(by: source).value)
             let gate = try source.provider.contentGate(tokensRequiredBy: Handler.needsDownloadTokens ? Handler.name : nil)

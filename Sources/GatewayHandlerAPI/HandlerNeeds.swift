@@ -15,11 +15,16 @@ public struct Provision<Value: Sendable>: Sendable {
     package init(_ value: Value) { self.value = value }
 }
 
-/// Where one load's capabilities come from. Opaque: a handler can do nothing with it.
+/// Where one route's capabilities come from. Opaque: a handler can do nothing with it.
 public struct CapabilitySource: Sendable {
     package let provider: any CapabilityProvider
+    /// The route being built: its capabilities act only while it answers.
+    let use: CapabilityUse
 
-    package init(_ provider: any CapabilityProvider) { self.provider = provider }
+    package init(_ provider: any CapabilityProvider, routePath: String) {
+        self.provider = provider
+        use = CapabilityUse(route: routePath)
+    }
 }
 
 /// A handler that needs nothing beyond its ``HandlerSetup``.

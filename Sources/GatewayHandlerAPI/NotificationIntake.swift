@@ -1,20 +1,33 @@
-/// The verification service's door for store server notifications: the body is verified by the store that
-/// sent it and recorded once per notification id. What the `notifications` route is handed.
+/// The verification service's door for store server notifications: the body of the request being answered is
+/// verified by the store that sent it and recorded once per notification id. What the `notifications` route is
+/// handed.
 public struct NotificationIntake: HandlerNeeds {
     private let recording: @Sendable ([UInt8], RequestContext) throws -> NotificationOutcome
+    private let use: CapabilityUse?
 
     package init(_ recording: @escaping @Sendable ([UInt8], RequestContext) throws -> NotificationOutcome) {
         self.recording = recording
+        use = nil
+    }
+
+    private init(_ intake: NotificationIntake, use: CapabilityUse) {
+        recording = intake.recording
+        self.use = use
     }
 
     public static func provided(by source: CapabilitySource) throws -> Provision<NotificationIntake> {
-        Provision(try source.provider.notificationIntake())
+        Provision(NotificationIntake(try source.provider.notificationIntake(), use: source.use))
     }
 
-    /// Verifies the notification in `body` and records it and its transactions; returns only after the
-    /// ledger commit, so the store's retries deliver anything that failed.
-    public func record(_ body: [UInt8], context: RequestContext) throws -> NotificationOutcome {
-        try recording(body, context)
+    /// Verifies the notification in the body of the request `context` belongs to and records it and its
+    /// transactions; returns only after the ledger commit, so the store's retries deliver anything that failed.
+    public func record(context: RequestContext) throws -> NotificationOutcome {
+        guard let use else { throw GatewayError.internalError }
+        let exchange = try use.exchange(for: context)
+        guard case .complete(let body) = exchange.request.body else {
+            throw GatewayError.badRequest("The request body could not be read.")
+        }
+        return try recording(body, exchange.context)
     }
 }
 

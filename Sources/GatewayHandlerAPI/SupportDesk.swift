@@ -2,19 +2,28 @@
 /// query names, and the store's current view. What the `support` route is handed.
 public struct SupportDesk: HandlerNeeds {
     private let looking: @Sendable (SupportQuery, RequestContext) throws -> SupportLookup
+    private let use: CapabilityUse?
 
     package init(_ looking: @escaping @Sendable (SupportQuery, RequestContext) throws -> SupportLookup) {
         self.looking = looking
+        use = nil
+    }
+
+    private init(_ desk: SupportDesk, use: CapabilityUse) {
+        looking = desk.looking
+        self.use = use
     }
 
     public static func provided(by source: CapabilitySource) throws -> Provision<SupportDesk> {
-        Provision(try source.provider.supportDesk())
+        Provision(SupportDesk(try source.provider.supportDesk(), use: source.use))
     }
 
-    /// Looks `query` up in the store (when one can be asked) and in the ledger. Ledger failures throw; the
-    /// store's are told in the lookup, so the ledger's story is told even when the store cannot be reached.
+    /// Looks `query` up in the store (when one can be asked) and in the ledger, for the request `context` belongs
+    /// to. Ledger failures throw; the store's are told in the lookup, so the ledger's story is told even when the
+    /// store cannot be reached.
     public func lookUp(_ query: SupportQuery, context: RequestContext) throws -> SupportLookup {
-        try looking(query, context)
+        guard let use else { throw GatewayError.internalError }
+        return try looking(query, try use.exchange(for: context).context)
     }
 }
 

@@ -16,25 +16,28 @@ public struct VerifiedEntitlement: ~Escapable {
     public let expiresAt: Date?
     private let grant: ContentGrant
     private let gate: any ContentGate
+    /// The request that was verified, as the transport decoded it, and its context.
+    private let request: GatewayRequest
     private let context: RequestContext
 
     @_lifetime(immortal)
-    init(grant: ContentGrant, gate: any ContentGate, context: RequestContext) {
+    init(grant: ContentGrant, gate: any ContentGate, request: GatewayRequest, context: RequestContext) {
         productId = grant.productId
         originalTransactionId = grant.originalTransactionId
         environment = grant.environment
         expiresAt = grant.expiresAt
         self.grant = grant
         self.gate = gate
+        self.request = request
         self.context = context
     }
 
-    /// The answer that hands over this product's content for `request` (its method and `Range`): the file,
-    /// a range of it (206, or 416 for a range outside it), or the web server's redirect to it, with its
-    /// type, name and caching headers. The grant is recorded in the ledger first: without a record there is
-    /// no download (503 `ledger_unavailable`, retryable). Add headers to shape the answer; the content itself
-    /// cannot be changed.
-    public func content(for request: GatewayRequest) throws -> GatewayResponse {
+    /// The answer that hands over this product's content for the request that was verified (its method and
+    /// `Range`): the file, a range of it (206, or 416 for a range outside it), or the web server's redirect to
+    /// it, with its type, name and caching headers. The grant is recorded in the ledger first: without a record
+    /// there is no download (503 `ledger_unavailable`, retryable). Add headers to shape the answer; the content
+    /// itself cannot be changed.
+    public func content() throws -> GatewayResponse {
         try gate.deliver(grant, for: request, context: context)
     }
 }

@@ -3,7 +3,7 @@ import GatewayCore
 /// One request on its way through a loaded application, the same for every transport: made once the
 /// request is decoded, answered, then counted and logged. Its route is looked up once, here.
 /// A class, so handing it between the worker and the watchdog costs one reference count.
-package final class Exchange: Sendable {
+package final class Exchange: AnsweredExchange {
     package let request: GatewayRequest
     package let context: RequestContext
     /// The configuration the request started on; a reload does not change it.
@@ -20,21 +20,33 @@ package final class Exchange: Sendable {
         self.request = request
     }
 
-    /// Routes and answers the request. Never throws: every failure is an error answer.
+    package var number: UInt64 { context.exchange }
+    package var routePath: String? { route?.path }
+
+    /// Routes and answers the request, as the calling thread's current exchange (what the capabilities a handler
+    /// calls act on). Never throws: every failure is an error answer.
     package func respond() -> GatewayResponse {
-        application.run(request, context) { request, context in
-            try Self.sendable(application.router.respond(to: request, route: route, context: context), on: context)
+        CurrentExchange.answering(self) {
+            Self.withoutLocalRedirect(
+                application.run(request, context) { request, context in
+                    try Self.checked(application.router.respond(to: request, route: route, context: context), on: context)
+                })
         }
     }
 
-    /// `response` as it may go out on `context`'s exchange: content only when it was made for this exchange
-    /// (else 500, logged: a handler kept an answer with content and gave it to another request), and without a
-    /// `Location` that would have a CGI web server serve one of its own paths in the gateway's place.
-    static func sendable(_ response: GatewayResponse, on context: RequestContext) throws -> GatewayResponse {
+    /// `response`, unless it carries content made for another exchange than `context`'s: a handler kept an answer
+    /// with content and gave it to another request (500, logged).
+    static func checked(_ response: GatewayResponse, on context: RequestContext) throws -> GatewayResponse {
         if let delivery = response.delivery, delivery.exchange != context.exchange || context.exchange == 0 {
             context.logger.error("a handler answered with content made for another request; refused")
             throw GatewayError.internalError
         }
+        return response
+    }
+
+    /// `response` without a `Location` naming a path of this server when it is a 200, whoever made it (an
+    /// answer or an error): a CGI web server would serve that path in the gateway's place.
+    static func withoutLocalRedirect(_ response: GatewayResponse) -> GatewayResponse {
         guard response.status == 200, response.headers.hasLocalLocation else { return response }
         var sent = response
         sent.headers = response.headers.removing("Location")

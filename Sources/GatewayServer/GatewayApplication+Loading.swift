@@ -29,7 +29,7 @@ extension GatewayApplication {
         let log = LogSettings(reader.scoped("log"))
         var thrown: [ConfigProblem] = []
         let store = SharedStore()
-        let source = CapabilitySource(capabilities(Inputs(config: reader, runtime: runtime, store: store)))
+        let provider = capabilities(Inputs(config: reader, runtime: runtime, store: store))
         let sections = reader.scoped("handlers")
         var routes: [Router.Route] = []
         for declared in declaredRoutes(reader) {
@@ -39,11 +39,12 @@ extension GatewayApplication {
                 continue
             }
             let setup = HandlerSetup(
-                name: module.name, routePath: declared.path, config: sections.scoped(module.name),
-                logger: runtime.logger, metricsFactory: runtime.metrics.factory,
+                name: module.name, routePath: declared.path, config: sections.scoped(module.name).isolated(),
+                logger: runtime.logger, metricsFactory: HandlerMetricsFactory(base: runtime.metrics.factory),
                 declare: { [metrics = runtime.metrics] codes in metrics.declare(codes) })
             do {
-                var responder = try module.makeResponder(setup, capabilities: source)
+                var responder = try module.makeResponder(
+                    setup, capabilities: CapabilitySource(provider, routePath: declared.path))
                 if let limiter = rateLimiter(declared.reader) {
                     responder = MiddlewareResponder(middleware: RateLimitMiddleware(limiter: limiter), inner: responder)
                 }
@@ -63,7 +64,7 @@ extension GatewayApplication {
             }
         }
         var seen = Set<ConfigProblem>()
-        let problems = (reader.problems + thrown).filter { seen.insert($0).inserted }
+        let problems = (registry.problems + reader.problems + thrown).filter { seen.insert($0).inserted }
         guard problems.isEmpty else { throw ConfigProblems(problems) }
         return GatewayApplication(
             server: server,

@@ -4,15 +4,38 @@ import GatewayHandlerAPI
 /// gateway: the `storegate` executable passes the generated list of compiled-in modules.
 package struct HandlerRegistry: Sendable {
     private let modules: [String: HandlerModule]
+    /// What is wrong with the modules themselves (a name two modules claim, a name that is not one): a binary
+    /// with such a problem loads no config.
+    package let problems: [ConfigProblem]
 
-    /// A registry of `modules`; a later module with an already-registered name replaces the earlier one.
+    /// A registry of `modules`. Each name must be a valid handler name and belong to one module only.
     package init(_ modules: [HandlerModule]) {
-        self.modules = Dictionary(modules.map { ($0.name, $0) }, uniquingKeysWith: { _, later in later })
+        var byName: [String: HandlerModule] = [:]
+        var problems: [ConfigProblem] = []
+        for module in modules {
+            guard HandlerModule.isValidName(module.name) else {
+                problems.append(
+                    ConfigProblem(
+                        keyPath: "handler \"\(module.name)\"",
+                        message: "\(module.typeName) has a name that is not lowercase words joined by -"))
+                continue
+            }
+            if let taken = byName[module.name] {
+                problems.append(
+                    ConfigProblem(
+                        keyPath: "handler \"\(module.name)\"",
+                        message: "both \(taken.typeName) and \(module.typeName) have this name; a name has one module"))
+                continue
+            }
+            byName[module.name] = module
+        }
+        self.modules = byName
+        self.problems = problems
     }
 
     /// This registry with `more` modules added.
     package func adding(_ more: [HandlerModule]) -> HandlerRegistry {
-        HandlerRegistry(Array(modules.values) + more)
+        HandlerRegistry(all + more)
     }
 
     /// The module registered as `name`.

@@ -3,20 +3,40 @@ import Testing
 
 extension EndToEnd {
     /// The seal at run time, through real nginx: content leaves only through the entitlement of the request it
-    /// was verified for, whatever a handler module answers (the test gateway's attacking handlers).
+    /// was verified for, and a capability acts only for the route and request it was handed for, whatever a
+    /// handler module answers (the test gateway's attacking handlers, some of them a reviewer's).
     @Suite struct Seal {
-        @Test func aPlainHandlersPointerAtContentNeverReachesTheWebServer() throws {
+        /// The headers that would have a web server send a file, or serve a path, in the gateway's place.
+        static let webServerHeaders = [
+            "X-Accel-Redirect", "X-Sendfile", "X-Sendfile2", "X-Sendfile-Temporary", "X-LIGHTTPD-send-file",
+            "Location",
+        ]
+
+        @Test(arguments: ["", "?error"])
+        func aPlainHandlersPointerAtContentNeverReachesTheWebServer(_ query: String) throws {
             let deployment = try Deployment(
                 GatewaySetup(binary: Binaries.testbed, routes: [("/v1/accel-header", "accel-header")]))
             defer { deployment.stop() }
-            let answer = try deployment.request("/v1/accel-header")
+            let answer = try deployment.request("/v1/accel-header" + query)
             #expect(answer.status == 200, "\(answer.text)")
-            #expect(answer.body.isEmpty, "nginx sent \(answer.body.count) bytes in the handler's place")
-            #expect(answer.header("X-Accel-Redirect") == nil)
-            #expect(answer.header("X-Sendfile") == nil)
-            // A CGI web server would serve a local Location of a 200 answer in the gateway's place.
-            #expect(answer.header("Location") == nil)
+            #expect(SampleContent.sha256(answer.body) != SampleContent.issueSHA256, "nginx sent the file")
+            for name in Self.webServerHeaders {
+                #expect(answer.header(name) == nil, "\(name) reached the client: \(answer.headers)")
+            }
             #expect(answer.header("X-Kept") == "yes", "the handler's other headers go out")
+
+            // Straight to the FastCGI socket: no line of the answer names a file, and a header name carries no
+            // colon of its own (nginx reads a name up to the first one).
+            let raw = try Self.rawAnswer(
+                "env REQUEST_METHOD=GET REQUEST_URI=/v1/accel-header QUERY_STRING=\(query.dropFirst())", deployment)
+            let head = raw.components(separatedBy: "\r\n\r\n").first ?? raw
+            for line in head.components(separatedBy: "\r\n") {
+                let name = line.prefix { $0 != ":" }.lowercased()
+                #expect(!name.contains(" "), "\(line)")
+                #expect(!["x-accel-redirect", "x-sendfile", "x-sendfile2", "location"].contains(name), "\(line)")
+                #expect(!name.hasPrefix("x-lighttpd"), "\(line)")
+            }
+            #expect(head.components(separatedBy: "\r\n").filter { $0.hasPrefix("Status:") }.count == 1, "\(head)")
         }
 
         @Test(arguments: ["x-accel", "stream"])
@@ -45,6 +65,61 @@ extension EndToEnd {
             #expect(notEntitled.status == 403)
             let refusal = "a handler answered with content made for another request; refused"
             #expect(ManagedProcess.poll(for: .seconds(5)) { deployment.gateway.log.contains(refusal) })
+        }
+
+        @Test(arguments: ["x-accel", "stream"])
+        func aContentHandlerCannotAnswerAnotherProduct(_ delivery: String) throws {
+            let deployment = try Deployment(
+                GatewaySetup(
+                    binary: Binaries.testbed, routes: [("/v1/upgrade", "upgrade")],
+                    extra: "fixture_verifier:\n  enabled: true\n", delivery: delivery))
+            defer { deployment.stop() }
+            let other = deployment.folder.appendingPathComponent("content/other")
+            try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+            try Data("the other, dearer product".utf8).write(to: other.appendingPathComponent("2.bin"))
+            let answer = try deployment.request(
+                "/v1/upgrade/\(SampleContent.issueId)", headers: [("Authorization", "Bearer grant:\(SampleContent.issueId)")])
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(SampleContent.sha256(answer.body) == SampleContent.issueSHA256, "another file went out")
+        }
+
+        @Test func aCapabilityWorksOnlyForTheRouteItWasHandedTo() throws {
+            let deployment = try Deployment(
+                GatewaySetup(
+                    binary: Binaries.testbed, routes: [("/v1/parking", "parking"), ("/v1/borrowing", "borrowing")]))
+            defer { deployment.stop() }
+            #expect(try deployment.request("/v1/parking").status == 200)
+            let borrowed = try deployment.request("/v1/borrowing")
+            #expect(borrowed.status == 500, "\(borrowed.text)")
+            #expect(borrowed.errorCode == "internal_error")
+        }
+
+        @Test func aCapabilityActsOnTheRequestBeingAnsweredNeverOnAKeptOne() throws {
+            let gateway = try VerifyDeployment(
+                apple: VerifyDeployment.trustingTestChain, moreRoutes: [("/v1/replay-verify", "replay-verify")])
+            defer { gateway.stop() }
+            let first = try SignedTransactions.signed(SampleContent.issueId, Accounts.id())
+            let answer = try gateway.deployment.request(
+                "/v1/replay-verify", method: "POST", body: SignedTransactions.body([first]))
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(answer.entitlementProducts == [SampleContent.issueId])
+            // The next caller's request is verified with the first caller's context: refused, not answered with
+            // the first caller's purchases.
+            let second = try gateway.deployment.request("/v1/replay-verify", method: "POST", body: Array("{}".utf8))
+            #expect(second.status == 500, "\(second.text)")
+            #expect(second.entitlementProducts.isEmpty)
+            let refusal = "a handler used a capability outside the request it was handed for; refused"
+            #expect(ManagedProcess.poll(for: .seconds(5)) { gateway.logs.contains(refusal) })
+        }
+
+        /// The CGI answer `cgi-fcgi` prints for the request `environment` (a `env ...` prefix) describes, sent
+        /// straight to the gateway's socket.
+        static func rawAnswer(_ environment: String, _ deployment: Deployment) throws -> String {
+            let script = "\(environment) cgi-fcgi -bind -connect \(deployment.socketPath) </dev/null"
+            let process = try ManagedProcess(
+                "/bin/sh", ["-c", script], logFile: deployment.folder.appendingPathComponent("raw.out"))
+            #expect(process.waitForExit(within: .seconds(20)) == 0)
+            return process.log
         }
     }
 }

@@ -36,7 +36,8 @@ final class VerifyDeployment: @unchecked Sendable {
         serverAPIBundleId: String = SampleContent.bundleId,
         serverAPIExtra: String = "",
         extra: String = "",
-        nginxAccounts: [String: String]? = nil
+        nginxAccounts: [String: String]? = nil,
+        moreRoutes: [(String, String)] = []
     ) throws {
         self.ledgerURL = ledgerURL
         appStore = try AppStoreStandIn(
@@ -60,7 +61,7 @@ final class VerifyDeployment: @unchecked Sendable {
                 ("/v1/entitlement-echo", "entitlement-echo"), ("/v1/restore-sync", "restore-sync"),
                 ("/v1/download", "download"), ("/v1/notifications/apple", "notifications"), ("/v1/metrics", "metrics"),
                 ("/v1/support", "support"), ("/v1/entitlements", "entitlements"),
-            ]
+            ] + moreRoutes
         )
         setup.extra = tokens + (ledgerURL.map { "ledger:\n  url: \"\($0)\"\n" } ?? "") + extra
         setup.nginxAccounts = nginxAccounts

@@ -51,7 +51,7 @@ import Testing
 /// Which source of an account a deployment believes, and which restore policy applies to a purchase.
 @Suite struct AccountSettingsTests {
     static let request = GatewayRequest(
-        method: .post, path: "/v1/verify", headers: [("HTTP_X_STOREGATE_ACCOUNT", "not-an-assertion")],
+        method: .post, path: "/v1/verify", headers: RequestHeaders([("HTTP_X_STOREGATE_ACCOUNT", "not-an-assertion")]),
         webServerAccount: "42")
 
     @Test func theWebServersAccountCountsOnlyWhenTrusted() throws {

@@ -39,7 +39,7 @@ enum Attacks {
                 public func respond(
                     to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext
                 ) throws -> GatewayResponse {
-                    var response = try entitlement.content(for: request)
+                    var response = try entitlement.content()
                     response.headers.add("X-Product", entitlement.productId)
                     return response
                 }
@@ -52,7 +52,7 @@ enum Attacks {
                     _ = setup.config.string("greeting")
                 }
                 public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-                    let verified = try needs.values.0.verify(request, context: context)
+                    let verified = try needs.values.0.verify(context: context)
                     _ = try needs.values.1.lookUp(.transactionId("1"), context: context)
                     return GatewayResponse(status: verified.entitlements.isEmpty ? 403 : 200)
                 }
@@ -69,7 +69,7 @@ enum Attacks {
 
     static let all =
         servingFiles + grantingPurchases + lookingUpOthers + readingSecrets + escapingEntitlements
-        + verifyingAndServing + forgingTheSeam
+        + verifyingAndServing + forgingTheSeam + hidingFromTheRegistry
 
     /// 1. A plain handler serves a content file.
     static let servingFiles = [
@@ -93,7 +93,7 @@ enum Attacks {
                 import ProductCatalog
                 let file = ContentRoot(path: "/srv/content").file("issues/1.pdf")
                 """,
-            refusedBy: .registry, refusal: "imports ProductCatalog, a module of this package",
+            refusedBy: .registry, refusal: "names ProductCatalog, a module of this package",
             dependencies: ["ProductCatalog"]),
         Attack(
             name: "serving files: the catalog's path of a product's file",
@@ -115,7 +115,7 @@ enum Attacks {
                     _ = try ledger.record(LedgerBatch(transactions: [], source: .verify, requestId: "x"))
                 }
                 """,
-            refusedBy: .registry, refusal: "imports PurchaseLedger, a module of this package"),
+            refusedBy: .registry, refusal: "names PurchaseLedger, a module of this package"),
         Attack(
             name: "granting purchases: a dependency on the ledger in Package.swift",
             source: "let nothing = 0",
@@ -173,7 +173,7 @@ enum Attacks {
                     try lookup.lookUp(.transactionId("1"), context: context)
                 }
                 """,
-            refusedBy: .registry, refusal: "imports PurchaseVerification, a module of this package"),
+            refusedBy: .registry, refusal: "names PurchaseVerification, a module of this package"),
     ]
 
     /// 4. A handler reads config outside its own section (secrets).
@@ -195,7 +195,7 @@ enum Attacks {
                     try ConfigReader(yaml: text, source: "x", baseDirectory: "/", environment: [:]).scoped("tokens").string("secret")
                 }
                 """,
-            refusedBy: .registry, refusal: "imports ConfigYAML, a module of this package"),
+            refusedBy: .registry, refusal: "names ConfigYAML, a module of this package"),
         Attack(
             name: "reading secrets: the accounts section's assertions, signed by the plugin",
             source: """
@@ -227,7 +227,7 @@ enum Attacks {
                     func respond(
                         to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext
                     ) throws -> GatewayResponse {
-                        later.append { try entitlement.content(for: request) }
+                        later.append { try entitlement.content() }
                         return GatewayResponse(status: 204)
                     }
                 }
@@ -244,7 +244,7 @@ enum Attacks {
                         to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext
                     ) throws -> GatewayResponse {
                         let copied = copy entitlement
-                        Task { _ = try? copied.content(for: request) }
+                        Task { _ = try? copied.content() }
                         return GatewayResponse(status: 204)
                     }
                 }
@@ -259,11 +259,21 @@ enum Attacks {
         Attack(
             name: "escaping entitlements: content of another product than the entitlement's",
             source: """
-                func other(_ entitlement: borrowing VerifiedEntitlement, _ request: GatewayRequest) throws -> GatewayResponse {
-                    try entitlement.content(for: request, product: "com.example.expensive")
+                func other(_ entitlement: borrowing VerifiedEntitlement) throws -> GatewayResponse {
+                    try entitlement.content(product: "com.example.expensive")
                 }
                 """,
-            refusedBy: .compiler, refusal: "extra argument 'product' in call"),
+            refusedBy: .compiler, refusal: "argument passed to call that takes no arguments"),
+        Attack(
+            name: "escaping entitlements: content for a request of the handler's making (a HEAD, so nothing is recorded)",
+            source: """
+                func quiet(_ entitlement: borrowing VerifiedEntitlement, _ request: GatewayRequest) throws -> GatewayResponse {
+                    var head = request
+                    head.method = .head
+                    return try entitlement.content(for: head)
+                }
+                """,
+            refusedBy: .compiler, refusal: "argument passed to call that takes no arguments"),
         Attack(
             name: "escaping entitlements: an entitlement minted by the plugin",
             source: """
@@ -277,13 +287,29 @@ enum Attacks {
             refusedBy: .compiler, refusal: "cannot find type 'ContentGate' in scope"),
     ]
 
-    /// 6. A handler verifies a credential and serves the file itself.
+    /// 6. A handler verifies a credential and serves the file itself, or speaks for another account.
     static let verifyingAndServing = [
+        Attack(
+            name: "verifying and serving: a request that speaks for another app account",
+            source: """
+                func forged(_ request: GatewayRequest) -> GatewayRequest {
+                    var forged = request
+                    forged.webServerAccount = "victim"
+                    return forged
+                }
+                """,
+            refusedBy: .compiler, refusal: "setter is inaccessible"),
+        Attack(
+            name: "verifying and serving: a request made for another app account",
+            source: """
+                let forged = GatewayRequest(method: .get, path: "/v1/entitlements", webServerAccount: "victim")
+                """,
+            refusedBy: .compiler, refusal: "extra argument 'webServerAccount' in call"),
         Attack(
             name: "verifying and serving: the verifier's purchases, answered with the file",
             source: """
                 func serve(_ verifier: PurchaseVerifier, _ request: GatewayRequest, _ context: RequestContext) throws -> GatewayResponse {
-                    let verified = try verifier.verify(request, context: context)
+                    let verified = try verifier.verify(context: context)
                     var response = GatewayResponse(status: verified.entitlements.isEmpty ? 403 : 200)
                     response.delivery = ContentDelivery(.webServer(uri: "/_storegate_content/a.pdf"), exchange: context.exchange)
                     return response
@@ -319,7 +345,7 @@ enum Attacks {
                     }
                 }
                 """,
-            refusedBy: .registry, refusal: "imports PurchaseVerification, a module of this package"),
+            refusedBy: .registry, refusal: "names PurchaseVerification, a module of this package"),
         Attack(
             name: "forging the seam: a content route mounted without its gate",
             source: """
@@ -342,20 +368,48 @@ enum Attacks {
                 @testable import GatewayHandlerAPI
                 let nothing = 0
                 """,
-            refusedBy: .registry, refusal: "imports GatewayHandlerAPI with @testable"),
+            refusedBy: .registry, refusal: "uses @testable"),
         Attack(
             name: "forging the seam: the server runtime's registry",
             source: """
                 import GatewayServer
                 let registry = HandlerRegistry([])
                 """,
-            refusedBy: .registry, refusal: "imports GatewayServer, a module of this package"),
+            refusedBy: .registry, refusal: "names GatewayServer, a module of this package"),
         Attack(
             name: "forging the seam: the core module under its own name",
             source: """
                 @_exported import GatewayCore
                 let nothing = 0
                 """,
-            refusedBy: .registry, refusal: "imports GatewayCore, a module of this package"),
+            refusedBy: .registry, refusal: "names GatewayCore, a module of this package"),
     ]
+
+    /// What the registry's check reads past: a module named on another line, behind a comment or a semicolon,
+    /// in backticks, after a form feed or a lone CR; attributes that widen an import or reach a symbol by name.
+    /// (Found by a reviewer who had not seen the design.)
+    static let hidingFromTheRegistry = [
+        ("the attribute on a line of its own", "@testable\nimport `GatewayCore`", "uses @testable"),
+        ("a comment after the attribute", "@testable /* the registry stops reading here */ import GatewayCore", "uses @testable"),
+        ("a spaced SPI before it", "@_spi( Anything ) @testable import GatewayCore", "uses @_spi"),
+        ("a comment glued to the import", "@testable import/**/GatewayCore", "uses @testable"),
+        ("a second import after a semicolon", "let one = 1; @testable import GatewayCore", "uses @testable"),
+        ("a lone carriage return", "let one = 1\r@testable import GatewayCore", "uses @testable"),
+        ("a form feed", "@testable\u{0C}import GatewayCore", "uses @testable"),
+        ("a leading comment", "/* note */ @testable import GatewayCore", "uses @testable"),
+        ("the API itself, split", "@testable\nimport GatewayHandlerAPI", "uses @testable"),
+        ("the module on the next line", "@testable import\n    GatewayCore", "uses @testable"),
+        ("a space after the at sign", "@ testable import GatewayHandlerAPI", "uses @testable"),
+        ("a plain import in backticks", "import `GatewayConcurrency`", "names GatewayConcurrency, a module of this package"),
+        ("a system library behind a comment", "import/**/CLibPQ", "names CLibPQ, a module of this package"),
+        (
+            "a package setter reached by its symbol",
+            "@_silgen_name(\"$s11GatewayCore0A8ResponseV8deliveryAA15ContentDeliveryVSgvs\") func setDelivery()",
+            "uses @_silgen_name"
+        ),
+        ("a function replaced at run time", "@_dynamicReplacement(for: respond) func mine() {}", "uses @_dynamicReplacement"),
+        ("a private import of a source file", "@_private(sourceFile: \"ContentRoute.swift\") import GatewayHandlerAPI", "uses @_private"),
+    ].map { name, source, refusal in
+        Attack(name: "hiding from the registry: \(name)", source: source, refusedBy: .registry, refusal: refusal)
+    }
 }

@@ -12,7 +12,7 @@ struct RegistryCheck {
     static let packageModules = [
         "GatewayHandlerAPI", "GatewayCore", "GatewayText", "GatewayConcurrency", "GatewayServer", "ConfigYAML",
         "ProductCatalog", "PurchaseLedger", "PurchaseVerification", "AppStoreReceipts", "AppStoreServerAPI",
-        "AppStoreSignedData", "ByteCoding", "FastCGIFront", "StoreGateApp",
+        "AppStoreSignedData", "ByteCoding", "FastCGIFront", "StoreGateApp", "CFastCGI", "CLibPQ", "AppStoreSim",
     ]
 
     func check(_ source: String, dependencies: [String] = []) throws -> Result {

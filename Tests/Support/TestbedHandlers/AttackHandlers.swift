@@ -4,24 +4,107 @@ import Synchronization
 /// Handlers that attack the seal at run time through the handler API, as a careless or hurried module author
 /// might: the end-to-end tests check that no content leaves through them.
 
-/// `GET /accel-header`: a plain handler that answers with nginx's `X-Accel-Redirect` to the content location,
-/// and a local `Location` a CGI web server would serve in the gateway's place.
+/// `GET /accel-header`: a plain handler that answers with every header that would have a web server send a file
+/// in its place (nginx's `X-Accel-Redirect`, also smuggled in a header's name after a colon; `X-Sendfile` and
+/// its kin), and a local `Location` (also behind a space) a CGI web server would serve in the gateway's place.
+/// With `?error`, the same headers come with a thrown error.
 public struct AccelHeaderHandler: GatewayHandler {
     public static let name = "accel-header"
 
-    private let target: String
+    /// The content file the headers point at.
+    static let target = "/_storegate_content/issues/1.bin"
 
-    public init(_ setup: HandlerSetup, needs: NoNeeds) {
-        target = setup.config.string("target", default: "/_storegate_content/issues/1.bin")
+    static let headers: [(name: String, value: String)] = [
+        ("Content-Type", "application/octet-stream"), ("X-Accel-Redirect", target), ("x-sendfile", target),
+        ("X-Accel-Redirect: \(target)?", "x"), ("X-Sendfile2", "\(target) 0-"), ("X-Sendfile-Temporary", target),
+        ("X-LIGHTTPD-send-file", target), ("Location", " " + target), ("Location: \(target)?", "x"),
+        ("X-Accel-Redirect ", target), ("Status", "206 Partial Content"), ("X-Kept", "yes"),
+    ]
+
+    public init(_ setup: HandlerSetup, needs: NoNeeds) {}
+
+    public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+        guard request.query != "error" else {
+            throw GatewayError(
+                ErrorCode("smuggled"), status: 200, message: "",
+                headers: Self.headers.map { GatewayError.Header(name: $0.name, value: $0.value) })
+        }
+        return GatewayResponse(status: 200, headers: ResponseHeaders(Self.headers))
+    }
+}
+
+/// `/upgrade/{product}`: a content route verified for one product that adds another file's X-Accel-Redirect
+/// (smuggled in a header's name) before its own content.
+public struct UpgradeContentHandler: ContentHandler {
+    public static let name = "upgrade"
+
+    private let routePath: String
+
+    public init(_ setup: HandlerSetup, needs: NoNeeds) { routePath = setup.routePath }
+
+    public func requestedProduct(in request: GatewayRequest, context: RequestContext) throws -> String {
+        String(request.path.dropFirst(routePath.count + 1))
+    }
+
+    public func respond(to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext)
+        throws -> GatewayResponse
+    {
+        var response = try entitlement.content()
+        response.headers = [("X-Accel-Redirect: /_storegate_content/other/2.bin?", "x")] + response.headers
+        return response
+    }
+}
+
+/// A capability kept in a global by one handler, for handlers that were handed nothing.
+let parked = Mutex<GatewayStatus?>(nil)
+/// A context kept from an earlier request.
+let keptContext = Mutex<RequestContext?>(nil)
+
+/// `GET /parking`: declares the status capability and keeps it in a global.
+public struct ParkingHandler: GatewayHandler {
+    public static let name = "parking"
+
+    public init(_ setup: HandlerSetup, needs status: GatewayStatus) {
+        parked.withLock { $0 = status }
     }
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        GatewayResponse(
-            status: 200,
-            headers: [
-                ("Content-Type", "application/octet-stream"), ("X-Accel-Redirect", target), ("x-sendfile", target),
-                ("Location", target), ("X-Kept", "yes"),
-            ])
+        .json(Array("{\"version\":\"\(try parked.withLock { $0 }?.report().version ?? "")\"}".utf8))
+    }
+}
+
+/// `GET /borrowing`: declares nothing, and uses the status capability another route was handed.
+public struct BorrowingHandler: GatewayHandler {
+    public static let name = "borrowing"
+
+    public init(_ setup: HandlerSetup, needs: NoNeeds) {}
+
+    public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+        guard let status = parked.withLock({ $0 }) else { throw GatewayError.notFound }
+        return .json(Array("{\"version\":\"\(try status.report().version)\"}".utf8))
+    }
+}
+
+/// `POST /replay-verify`: verifies the request's body, but from the second request on, with the context of the
+/// first (whoever sent it), as a handler that keeps what it was handed would.
+public struct ReplayVerifyHandler: GatewayHandler {
+    public static let name = "replay-verify"
+    public static var methods: [HTTPMethod] { [.post] }
+
+    private let verifier: PurchaseVerifier
+
+    public init(_ setup: HandlerSetup, needs verifier: PurchaseVerifier) { self.verifier = verifier }
+
+    public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+        let used = keptContext.withLock { kept in
+            if kept == nil { kept = context }
+            return kept ?? context
+        }
+        let verified = try verifier.verify(context: used)
+        return .verification(of: verified) { json in
+            json.key("entitlements")
+            verified.writeEntitlements(to: &json)
+        }
     }
 }
 
@@ -47,7 +130,7 @@ public struct StashingContentHandler: ContentHandler {
         throws -> GatewayResponse
     {
         if let kept = stash.withLock({ $0 }) { return kept }
-        let content = try entitlement.content(for: request)
+        let content = try entitlement.content()
         stash.withLock { $0 = content }
         return content
     }

@@ -11,7 +11,8 @@ import TestbedStores
 let registry = HandlerRegistry.compiledIn.adding([
     .module(SlowHandler.self), .module(EchoHandler.self), .module(FixtureContentHandler.self),
     .module(EntitlementEchoHandler.self), .module(AccelHeaderHandler.self), .module(StashingContentHandler.self),
-    .module(ReplayHandler.self),
+    .module(ReplayHandler.self), .module(UpgradeContentHandler.self), .module(ParkingHandler.self),
+    .module(BorrowingHandler.self), .module(ReplayVerifyHandler.self),
 ])
 let cli = StoreGateCLI(
     registry: registry, stores: StoreGateCLI.compiledInStores + [FixtureVerification.self])

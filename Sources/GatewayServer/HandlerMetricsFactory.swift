@@ -1,0 +1,40 @@
+import CoreMetrics
+
+/// The metrics factory a handler module is handed: its metrics land in the process's Prometheus registry, but
+/// the factory behind them is not reachable (a cast finds only this one), and the gateway's own names
+/// (`storegate_…`, `process_…`) are not a handler's to write: such a label gets `handler_` before it.
+struct HandlerMetricsFactory: MetricsFactory {
+    let base: any MetricsFactory
+
+    private func own(_ label: String) -> String {
+        label.hasPrefix("storegate_") || label.hasPrefix("process_") ? "handler_" + label : label
+    }
+
+    func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+        base.makeCounter(label: own(label), dimensions: dimensions)
+    }
+
+    func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
+        base.makeFloatingPointCounter(label: own(label), dimensions: dimensions)
+    }
+
+    func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
+        base.makeMeter(label: own(label), dimensions: dimensions)
+    }
+
+    func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
+        base.makeRecorder(label: own(label), dimensions: dimensions, aggregate: aggregate)
+    }
+
+    func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
+        base.makeTimer(label: own(label), dimensions: dimensions)
+    }
+
+    func destroyCounter(_ handler: any CounterHandler) { base.destroyCounter(handler) }
+    func destroyMeter(_ handler: any MeterHandler) { base.destroyMeter(handler) }
+    func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {
+        base.destroyFloatingPointCounter(handler)
+    }
+    func destroyRecorder(_ handler: any RecorderHandler) { base.destroyRecorder(handler) }
+    func destroyTimer(_ handler: any TimerHandler) { base.destroyTimer(handler) }
+}

@@ -1,0 +1,93 @@
+import CoreMetrics
+import Foundation
+import GatewayHandlerAPI
+import Logging
+import Prometheus
+import Synchronization
+import Testing
+
+@testable import GatewayServer
+
+/// What a handler module is built from, and what it is not: a registry where a name is one module's, a config
+/// reader holding its own section's environment only, a metrics factory that is not the gateway's.
+@Suite struct HandlerSetupTests {
+    /// The setups the spy handler was built from.
+    static let setups = Mutex<[HandlerSetup]>([])
+
+    struct Spy: GatewayHandler {
+        static let name = "spy"
+        init(_ setup: HandlerSetup, needs: NoNeeds) { HandlerSetupTests.setups.withLock { $0.append(setup) } }
+        func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+            GatewayResponse(status: 204)
+        }
+    }
+
+    struct Twin: GatewayHandler {
+        static let name = "spy"
+        init(_ setup: HandlerSetup, needs: NoNeeds) {}
+        func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+            GatewayResponse(status: 204)
+        }
+    }
+
+    struct Shouting: GatewayHandler {
+        static let name = "SPY"
+        init(_ setup: HandlerSetup, needs: NoNeeds) {}
+        func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+            GatewayResponse(status: 204)
+        }
+    }
+
+    private func load(_ registry: HandlerRegistry, environment: [String: String] = [:], metrics: GatewayMetrics)
+        throws(ConfigProblems) -> GatewayApplication
+    {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("setup-\(UUID()).yaml")
+        try? "routes:\n  - { path: /spy, handler: spy }\nhandlers:\n  spy: { mood: calm }\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try GatewayApplication.load(
+            configFile: file.path, registry: registry, environment: environment,
+            runtime: GatewayRuntime(stats: GatewayStats(), metrics: metrics, logger: Logger(label: "test")),
+            capabilities: { _ in NoCapabilities() })
+    }
+
+    @Test func aNameBelongsToOneModuleAndIsLowercaseWords() {
+        let registry = HandlerRegistry([.module(Spy.self), .module(Twin.self), .module(Shouting.self)])
+        let problems = registry.problems.map(\.description)
+        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.contains { $0.contains("Spy") && $0.contains("Twin") && $0.contains("have this name") })
+        #expect(problems.contains { $0.contains("Shouting") && $0.contains("not lowercase words") })
+        #expect(throws: ConfigProblems.self) { try load(registry, metrics: GatewayMetrics()) }
+        #expect(HandlerModule.isValidName("restore-sync"))
+        for name in ["", "SPY", "spy_1", "-spy", "spy-", "spy--one", "spy.one"] {
+            #expect(!HandlerModule.isValidName(name), "\(name)")
+        }
+    }
+
+    @Test func aHandlersConfigReaderHoldsItsOwnSectionsEnvironmentOnly() throws {
+        let secret = "top-secret-\(UUID().uuidString)"
+        let environment = ["STOREGATE_TOKENS_SECRET": secret, "STOREGATE_HANDLERS_SPY_MOOD": "sunny"]
+        _ = try load(HandlerRegistry([.module(Spy.self)]), environment: environment, metrics: GatewayMetrics())
+        let setup = try #require(Self.setups.withLock { $0.last })
+        #expect(setup.config.string("mood") == "sunny")
+        #expect(setup.config.scoped("..").string("secret") == nil)
+        var reflected = ""
+        dump(setup, to: &reflected)
+        #expect(!reflected.contains(secret), "the process's environment is reachable from a handler's setup")
+    }
+
+    @Test func aHandlersMetricsFactoryIsNotTheGatewaysAndCannotWriteItsSeries() throws {
+        let metrics = GatewayMetrics()
+        _ = try load(HandlerRegistry([.module(Spy.self)]), metrics: metrics)
+        let setup = try #require(Self.setups.withLock { $0.last })
+        #expect(!(setup.metricsFactory is PrometheusMetricsFactory))
+        let forged = Counter(label: "storegate_downloads_granted_total", factory: setup.metricsFactory)
+        forged.increment(by: 1000)
+        let own = Counter(label: "spy_sightings_total", factory: setup.metricsFactory)
+        own.increment()
+        let text = String(decoding: metrics.exposition(stats: GatewayStats()), as: UTF8.self)
+        #expect(text.contains("handler_storegate_downloads_granted_total 1000"), "\(text)")
+        #expect(!text.contains("\nstoregate_downloads_granted_total 1000"))
+        #expect(text.contains("spy_sightings_total 1"))
+    }
+}
