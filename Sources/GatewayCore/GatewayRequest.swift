@@ -26,7 +26,8 @@ public struct GatewayRequest: Sendable {
     /// The app account the web server vouches for (`STOREGATE_ACCOUNT`, a parameter only the web server can
     /// set: a client's headers arrive as `HTTP_*`), if it passed one. Only the transport sets it: a handler
     /// cannot make a request that speaks for an account.
-    public package(set) var webServerAccount: String?
+    public var webServerAccount: String? { account }
+    @usableFromInline package var account: String?
 
     /// A request with `headers` as `(CGI name, value)` pairs, such as `("HTTP_IF_NONE_MATCH", "\"v1\"")`.
     public init(
@@ -47,8 +48,9 @@ public struct GatewayRequest: Sendable {
             webServerAccount: nil)
     }
 
-    /// A request as the transport decoded it, with the account the web server vouches for.
-    package init(
+    /// A request as the transport decoded it, with the account the web server vouches for. Inlinable, as the
+    /// public initialiser was before it became `package` (a call per request otherwise).
+    @inlinable package init(
         method: HTTPMethod,
         path: String,
         query: String = "",
@@ -63,7 +65,7 @@ public struct GatewayRequest: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
-        self.webServerAccount = webServerAccount
+        account = webServerAccount
     }
 
     /// The value of a request header, looked up by its HTTP name (`If-None-Match`), case-insensitively.

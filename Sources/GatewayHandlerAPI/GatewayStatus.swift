@@ -1,28 +1,21 @@
 
 /// What the process is doing, for operators: the status route's figures. What the `status` route is handed.
 public struct GatewayStatus: HandlerNeeds {
-    private let reporting: @Sendable () -> StatusReport
-    private let use: CapabilityUse?
+    private var reporting: RouteBound<@Sendable () -> StatusReport>
 
     package init(_ reporting: @escaping @Sendable () -> StatusReport) {
-        self.reporting = reporting
-        use = nil
-    }
-
-    private init(_ status: GatewayStatus, use: CapabilityUse) {
-        reporting = status.reporting
-        self.use = use
+        self.reporting = RouteBound(reporting)
     }
 
     public static func provided(by source: CapabilitySource) throws -> Provision<GatewayStatus> {
-        Provision(GatewayStatus(try source.provider.gatewayStatus(), use: source.use))
+        var status = try source.provider.gatewayStatus()
+        status.reporting = status.reporting.bound(to: source)
+        return Provision(status)
     }
 
     /// The figures now, while the route it was handed to answers.
     public func report() throws -> StatusReport {
-        guard let use else { throw GatewayError.internalError }
-        try use.check()
-        return reporting()
+        try reporting.serving()()
     }
 }
 

@@ -2,32 +2,26 @@
 /// verified by the store that sent it and recorded once per notification id. What the `notifications` route is
 /// handed.
 public struct NotificationIntake: HandlerNeeds {
-    private let recording: @Sendable ([UInt8], RequestContext) throws -> NotificationOutcome
-    private let use: CapabilityUse?
+    private var recording: RouteBound<@Sendable ([UInt8], RequestContext) throws -> NotificationOutcome>
 
     package init(_ recording: @escaping @Sendable ([UInt8], RequestContext) throws -> NotificationOutcome) {
-        self.recording = recording
-        use = nil
-    }
-
-    private init(_ intake: NotificationIntake, use: CapabilityUse) {
-        recording = intake.recording
-        self.use = use
+        self.recording = RouteBound(recording)
     }
 
     public static func provided(by source: CapabilitySource) throws -> Provision<NotificationIntake> {
-        Provision(NotificationIntake(try source.provider.notificationIntake(), use: source.use))
+        var intake = try source.provider.notificationIntake()
+        intake.recording = intake.recording.bound(to: source)
+        return Provision(intake)
     }
 
     /// Verifies the notification in the body of the request `context` belongs to and records it and its
     /// transactions; returns only after the ledger commit, so the store's retries deliver anything that failed.
     public func record(context: RequestContext) throws -> NotificationOutcome {
-        guard let use else { throw GatewayError.internalError }
-        let exchange = try use.exchange(for: context)
+        let (record, exchange) = try recording.serving(context)
         guard case .complete(let body) = exchange.request.body else {
             throw GatewayError.badRequest("The request body could not be read.")
         }
-        return try recording(body, exchange.context)
+        return try record(body, exchange.context)
     }
 }
 

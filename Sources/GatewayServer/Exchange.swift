@@ -26,31 +26,31 @@ package final class Exchange: AnsweredExchange {
     /// Routes and answers the request, as the calling thread's current exchange (what the capabilities a handler
     /// calls act on). Never throws: every failure is an error answer.
     package func respond() -> GatewayResponse {
-        CurrentExchange.answering(self) {
-            Self.withoutLocalRedirect(
-                application.run(request, context) { request, context in
-                    try Self.checked(application.router.respond(to: request, route: route, context: context), on: context)
-                })
+        var response = CurrentExchange.answering(self) {
+            application.run(request, context) { request, context in
+                let response = try application.router.respond(to: request, route: route, context: context)
+                try Self.check(response, on: context)
+                return response
+            }
         }
-    }
-
-    /// `response`, unless it carries content made for another exchange than `context`'s: a handler kept an answer
-    /// with content and gave it to another request (500, logged).
-    static func checked(_ response: GatewayResponse, on context: RequestContext) throws -> GatewayResponse {
-        if let delivery = response.delivery, delivery.exchange != context.exchange || context.exchange == 0 {
-            context.logger.error("a handler answered with content made for another request; refused")
-            throw GatewayError.internalError
-        }
+        Self.dropLocalRedirect(from: &response)
         return response
     }
 
-    /// `response` without a `Location` naming a path of this server when it is a 200, whoever made it (an
+    /// Refuses `response` if it carries content made for another exchange than `context`'s: a handler kept an
+    /// answer with content and gave it to another request (500, logged).
+    static func check(_ response: borrowing GatewayResponse, on context: RequestContext) throws {
+        if let exchange = response.delivery?.exchange, exchange != context.exchange || context.exchange == 0 {
+            context.logger.error("a handler answered with content made for another request; refused")
+            throw GatewayError.internalError
+        }
+    }
+
+    /// Drops from `response` a `Location` naming a path of this server when it is a 200, whoever made it (an
     /// answer or an error): a CGI web server would serve that path in the gateway's place.
-    static func withoutLocalRedirect(_ response: GatewayResponse) -> GatewayResponse {
-        guard response.status == 200, response.headers.hasLocalLocation else { return response }
-        var sent = response
-        sent.headers = response.headers.removing("Location")
-        return sent
+    static func dropLocalRedirect(from response: inout GatewayResponse) {
+        guard response.status == 200, response.headers.hasLocalLocation else { return }
+        response.headers = response.headers.removing("Location")
     }
 
     /// The answer the chain gives when the request fails with `error` before its route answers it, such as

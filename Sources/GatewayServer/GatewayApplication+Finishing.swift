@@ -15,7 +15,8 @@ extension GatewayApplication {
         guard slow || log.requests else { return }
         let level: Logger.Level = slow ? .warning : .info
         let fields = RequestLineFields(
-            exchange: exchange, route: route, status: response.status, nanoseconds: nanoseconds)
+            method: exchange.request.method.rawValue, requestId: exchange.context.requestId, route: route,
+            status: response.status, nanoseconds: nanoseconds)
         // The level alone is read: copying the handler out costs reference counts on every request.
         guard let linesLevel = runtime.lines?.logLevel, let output = runtime.linesOutput else {
             var metadata = response.logMetadata
@@ -23,20 +24,6 @@ extension GatewayApplication {
             return runtime.logger.log(level: level, slow ? "slow request" : "request", metadata: metadata)
         }
         guard level >= linesLevel else { return }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { scratch in
-            let line =
-                slow
-                ? LogLine(level: level, message: "slow request")
-                : LogLine(level: level, plainMessage: "request", scratch: scratch)
-            if response.logMetadata.isEmpty {
-                var line = line
-                fields.add(to: &line)
-                line.write(to: output, gathered: !slow)
-            } else {
-                var merged = MergedLineFields(line, answerFields: response.logMetadata)
-                fields.add(to: &merged)
-                merged.finished().write(to: output, gathered: !slow)
-            }
-        }
+        fields.write(level: level, slow: slow, answerFields: response.logMetadata, to: output)
     }
 }

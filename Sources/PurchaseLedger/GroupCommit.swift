@@ -23,6 +23,9 @@ final class GroupCommit<Item: Sendable, Outcome: Sendable>: @unchecked Sendable 
         self.committer = committer
     }
 
+    /// Batches waiting for the next commit (a test waits on it to know its callers have queued).
+    var queued: Int { lock.withLock { state.queue.count } }
+
     func submit(_ item: Item) throws(LedgerError) -> Outcome {
         let ticket = Ticket(item)
         var lead = lock.withLock {

@@ -66,7 +66,12 @@ import Testing
             server, "  max_concurrent_calls: 1\n  max_attempts: 1", metrics: metrics)
         let holder = Thread { _ = try? AppStoreClientTests.verify(client, "slow") }
         holder.start()
-        Thread.sleep(forTimeInterval: 0.2)
+        // Until the holder has the only turn (its call is in flight).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !Self.exposition(metrics).contains("storegate_apple_calls_in_flight 1"), ContinuousClock.now < deadline {
+            usleep(5_000)
+        }
+        #expect(Self.exposition(metrics).contains("storegate_apple_calls_in_flight 1"))
         #expect(throws: UpstreamFailure.self) {
             try AppStoreClientTests.verify(client, "slow", within: .milliseconds(600))
         }

@@ -18,14 +18,30 @@ import Testing
         let cache = Self.cache(ttl: .seconds(60), maxBytes: 1 << 20)
         let computations = Mutex(0)
         let fromCache = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: 16) { _ in
-            let result = try? cache.verdict(for: digest("same"), deadline: deadline) { () throws(UpstreamFailure) in
-                computations.withLock { $0 += 1 }
-                usleep(200_000)
-                return (Self.verified, cost: 100)
-            }
-            if result?.cached == true { fromCache.withLock { $0 += 1 } }
+        let arrived = Mutex(0)
+        // The computation lasts until every caller has asked (as Apple's answer would), so each of the others
+        // either waits for it or, arriving after, finds its verdict.
+        let everyoneAsked = NSCondition()
+        let callers = DispatchGroup()
+        for _ in 0..<16 {
+            callers.enter()
+            Thread {
+                everyoneAsked.withLock {
+                    arrived.withLock { $0 += 1 }
+                    everyoneAsked.broadcast()
+                }
+                let result = try? cache.verdict(for: digest("same"), deadline: deadline) { () throws(UpstreamFailure) in
+                    computations.withLock { $0 += 1 }
+                    everyoneAsked.withLock {
+                        while arrived.withLock({ $0 }) < 16 { _ = everyoneAsked.wait(until: Date() + 10) }
+                    }
+                    return (Self.verified, cost: 100)
+                }
+                if result?.cached == true { fromCache.withLock { $0 += 1 } }
+                callers.leave()
+            }.start()
         }
+        #expect(callers.wait(timeout: .now() + 30) == .success)
         #expect(computations.withLock { $0 } == 1)
         #expect(fromCache.withLock { $0 } == 15)
     }
@@ -82,14 +98,18 @@ import Testing
 
     @Test func aWaiterGivesUpAtItsDeadline() {
         let cache = Self.cache(ttl: .seconds(60), maxBytes: 1000)
+        let computing = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
         let leader = Thread {
-            _ = try? cache.verdict(for: digest("slow"), deadline: .now + .seconds(5)) { () throws(UpstreamFailure) in
-                usleep(1_500_000)
+            _ = try? cache.verdict(for: digest("slow"), deadline: .now + .seconds(30)) { () throws(UpstreamFailure) in
+                computing.signal()
+                _ = release.wait(timeout: .now() + 30)  // an answer that is not coming
                 return (Self.verified, cost: 10)
             }
         }
         leader.start()
-        usleep(100_000)
+        #expect(computing.wait(timeout: .now() + 10) == .success)
         let started = ContinuousClock.now
         #expect(throws: UpstreamFailure.unavailable(reason: "unfinished")) {
             _ = try cache.verdict(for: digest("slow"), deadline: .now + .milliseconds(300)) {

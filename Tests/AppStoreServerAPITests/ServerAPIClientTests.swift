@@ -148,10 +148,21 @@ import Testing
         let bed = try ServerAPITestbed(transactions: Self.purchases(1))
         defer { bed.server.close() }
         bed.serverAPI.play([SimAPIStep(endpoint: "transaction_history", httpStatus: 429, retryAfterS: 1)])
+        // Before the 429 arrives, so that a slow test machine can only make the wait look longer.
+        let refusedAt = ContinuousClock.now
         let limited = await bed.failure { try $0.transactionHistory("2000001", deadline: .soon, logger: .test) }
         let pause = try #require(limited?.retryAfter)
-        try await Task.sleep(for: pause + .milliseconds(200))
-        _ = try await bed.value { try $0.transactionHistory("2000001", deadline: .soon, logger: .test) }
+        // Asked again and again: refused without a call until the pause has passed, then answered by Apple.
+        var answeredAt: ContinuousClock.Instant?
+        while answeredAt == nil, refusedAt.duration(to: .now) < pause + .seconds(10) {
+            if case .success = await bed.result({ try $0.transactionHistory("2000001", deadline: .soon, logger: .test) }) {
+                answeredAt = .now
+            } else {
+                #expect(bed.serverAPI.calls.count == 1, "a call reached Apple before its Retry-After")
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        #expect(try refusedAt.duration(to: #require(answeredAt)) >= pause - .milliseconds(50))
         #expect(bed.serverAPI.calls.count == 2)
     }
 

@@ -75,10 +75,11 @@ extension EndToEnd {
                 policy: "transfer", serverAPIKey: P256.Signing.PrivateKey(),
                 serverAPIExtra: ", set_app_account_token: true")
             defer { gateway.stop() }
-            let (redeemed, other) = (ServerAPIRoutes.id(), ServerAPIRoutes.id())
+            let (redeemed, other, last) = (ServerAPIRoutes.id(), ServerAPIRoutes.id(), ServerAPIRoutes.id())
             try gateway.appStore.addAPI([
                 ServerAPIRoutes.purchase(SampleContent.issueId, redeemed, customer: "offer-code"),
                 ServerAPIRoutes.purchase(SampleContent.issueId, other, customer: "someone"),
+                ServerAPIRoutes.purchase(SampleContent.issueId, last, customer: "someone else"),
             ])
             let account = UUID().uuidString.lowercased()
             let verified = try gateway.deployment.request(
@@ -98,9 +99,19 @@ extension EndToEnd {
                 "/v1/verify", method: "POST", headers: [Accounts.asserting(Accounts.bob)],
                 body: ServerAPIRoutes.body(other))
             #expect(named.status == 200, "\(named.text)")
-            Thread.sleep(forTimeInterval: 0.5)
-            let calls = try gateway.appStore.apiCalls().compactMap { $0["path"] as? String }
-            #expect(calls.filter { $0.hasSuffix("/appAccountToken") } == [path])
+            // Calls go out in order, from one queue: once a later binding's call has arrived, an earlier one
+            // would have too.
+            let later = try gateway.deployment.request(
+                "/v1/verify", method: "POST", headers: [Accounts.asserting(UUID().uuidString.lowercased())],
+                body: ServerAPIRoutes.body(last))
+            #expect(later.status == 200, "\(later.text)")
+            let laterPath = "/inApps/v1/transactions/\(last)/appAccountToken"
+            var calls: [String] = []
+            _ = ManagedProcess.poll(for: .seconds(10)) {
+                calls = ((try? gateway.appStore.apiCalls()) ?? []).compactMap { $0["path"] as? String }
+                return calls.contains(laterPath)
+            }
+            #expect(calls.filter { $0.hasSuffix("/appAccountToken") } == [path, laterPath])
         }
     }
 }

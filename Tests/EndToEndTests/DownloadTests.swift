@@ -183,8 +183,7 @@ extension EndToEnd.Download {
             "GET /v1/download/com.example.big HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(token)\r\n\r\n")
         #expect(try reader.receive(atLeast: 64 << 10) >= 64 << 10)
         // The client stops reading: the stream is held, a worker waits on it.
-        usleep(500_000)
-        #expect(busy() >= 2, "the stream should hold a worker while the client is slow")
+        #expect(ManagedProcess.poll(for: .seconds(10)) { busy() >= 2 }, "the stream should hold a worker")
         reader.close()
         // The client is gone: the stream stops and its worker is free (only the status request is busy).
         #expect(ManagedProcess.poll(for: .seconds(10)) { busy() == 1 })

@@ -16,8 +16,16 @@ extension EndToEnd {
             #expect(limited.errorCode == "rate_limited")
             #expect(limited.header("Retry-After") == "1")
             #expect(try (0..<5).allSatisfy { _ in try deployment.request("/v1/catalog").status == 200 })
-            usleep(1_100_000)
-            #expect(try deployment.request("/v1/echo", method: "POST", body: [1]).status == 200)
+            // A token comes back after a second: admitted again then, and not before.
+            let limitedAt = ContinuousClock.now
+            var admittedAt: ContinuousClock.Instant?
+            _ = ManagedProcess.poll(for: .seconds(5)) {
+                let status = (try? deployment.request("/v1/echo", method: "POST", body: [1]))?.status
+                if status == 200 { admittedAt = .now }
+                return status == 200
+            }
+            let waited = try #require(admittedAt.map { limitedAt.duration(to: $0) })
+            #expect(waited >= .milliseconds(300) && waited < .seconds(3), "\(waited)")
         }
     }
 }

@@ -59,6 +59,7 @@ extension EndToEnd {
                 let before = try gateway.ledgerCounts().purchases
                 let request = Thread { _ = try? gateway.restore(receipt, timeout: .seconds(5)) }
                 request.start()
+                // Killed at a different moment each attempt: whatever the restore had reached, it is all or nothing.
                 usleep(UInt32(5_000 + attempt * 15_000))
                 gateway.deployment.gateway.signal(SIGKILL)
                 #expect(gateway.deployment.gateway.waitForExit(within: .seconds(5)) != nil)

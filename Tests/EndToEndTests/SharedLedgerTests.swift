@@ -55,10 +55,13 @@ extension EndToEnd {
             let next = LockedBox(0)
             let outcomes = LockedBox([Outcome]())
             let restart = Thread {
-                usleep(1_500_000)
+                // Down once the load is answered, up again once requests have been refused while it was down.
+                _ = ManagedProcess.poll(for: .seconds(20)) { outcomes.value.count >= 20 }
                 do {
                     try postgres.stop()
-                    usleep(1_000_000)
+                    _ = ManagedProcess.poll(for: .seconds(20)) {
+                        outcomes.value.count { $0.answer?.status != 200 } >= 8
+                    }
                     try postgres.start()
                 } catch {
                     Issue.record("the restart failed: \(error)")

@@ -19,7 +19,8 @@ extension EndToEnd {
             let catalogTimes = LockedBox<[ContinuousClock.Instant]>([])
             let started = ContinuousClock.now
             let catalog = Thread {
-                usleep(300_000)
+                // Once the verifies hold workers waiting on Apple.
+                _ = ManagedProcess.poll(for: .seconds(10)) { (try? gateway.appStore.calls(names[0]))?["Production"] == 1 }
                 for _ in 0..<20 {
                     if (try? gateway.deployment.request("/v1/catalog"))?.status == 200 {
                         catalogTimes.mutate { $0.append(.now) }
@@ -65,8 +66,16 @@ extension EndToEnd {
             #expect(try gateway.verify(receipt).status == 200)
             #expect(try gateway.verify(receipt).status == 200)
             #expect(try gateway.appStore.calls(receipt)["Production"] == 1)
-            usleep(1_200_000)
-            #expect(try gateway.verify(receipt).status == 200)
+            // Verified again and again: from the cache until the verdict is a second old, then by Apple.
+            let cachedAt = ContinuousClock.now
+            var askedAgainAt: ContinuousClock.Instant?
+            _ = ManagedProcess.poll(for: .seconds(10)) {
+                _ = try? gateway.verify(receipt)
+                if (try? gateway.appStore.calls(receipt)["Production"]) == 2 { askedAgainAt = .now }
+                return askedAgainAt != nil
+            }
+            let after = try #require(askedAgainAt.map { cachedAt.duration(to: $0) })
+            #expect(after >= .milliseconds(800), "the verdict left the cache after \(after)")
             #expect(try gateway.appStore.calls(receipt)["Production"] == 2)
         }
 
@@ -87,9 +96,14 @@ extension EndToEnd {
                 }
             }
             load.start()
-            for _ in 0..<3 {
-                usleep(100_000)
+            // Each reload once the load is running and the previous reload is done.
+            #expect(ManagedProcess.poll(for: .seconds(10)) { !statuses.value.isEmpty })
+            for reload in 1...3 {
                 gateway.deployment.gateway.signal(SIGHUP)
+                #expect(
+                    ManagedProcess.poll(for: .seconds(10)) {
+                        gateway.deployment.gateway.log.components(separatedBy: "msg=reloaded").count > reload
+                    })
             }
             #expect(ManagedProcess.poll(for: .seconds(20)) { statuses.value.count == names.count })
             #expect(statuses.value.allSatisfy { $0 == 200 }, "\(statuses.value)")

@@ -298,7 +298,17 @@ enum Attacks {
                     return forged
                 }
                 """,
-            refusedBy: .compiler, refusal: "setter is inaccessible"),
+            refusedBy: .compiler, refusal: "'webServerAccount' is a get-only property"),
+        Attack(
+            name: "verifying and serving: the account's storage, for another app account",
+            source: """
+                func forged(_ request: GatewayRequest) -> GatewayRequest {
+                    var forged = request
+                    forged.account = "victim"
+                    return forged
+                }
+                """,
+            refusedBy: .compiler, refusal: "'account' is inaccessible due to 'package' protection level"),
         Attack(
             name: "verifying and serving: a request made for another app account",
             source: """

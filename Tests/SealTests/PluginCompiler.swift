@@ -3,11 +3,6 @@ import Foundation
 /// Type-checks a handler plugin's source against the modules this build made, with the same search paths
 /// and C module maps SwiftPM gave a real handler module (read from the build's llbuild manifest).
 struct PluginCompiler {
-    struct Result {
-        let succeeded: Bool
-        let output: String
-    }
-
     private let arguments: [String]
 
     /// The flags SwiftPM compiled `module` (a handler under Plugins/) with: module search paths, C module
@@ -42,21 +37,10 @@ struct PluginCompiler {
 
     /// Compiles `source` as one file of a plugin module, through SIL's mandatory diagnostics (where a
     /// non-escapable value's escapes are found), writing nothing.
-    func typecheck(_ source: String) throws -> Result {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-\(UUID().uuidString).swift")
-        try source.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["swiftc", "-emit-sil", "-o", "/dev/null", "-module-name", "BypassPlugin"] + arguments + [file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(succeeded: process.terminationStatus == 0, output: String(decoding: output, as: UTF8.self))
+    func typecheck(_ source: String) throws -> ToolRun {
+        try ToolRun(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["swiftc", "-emit-sil", "-o", "/dev/null", "-module-name", "BypassPlugin"] + arguments, on: source)
     }
 
     struct Failure: Error, CustomStringConvertible {

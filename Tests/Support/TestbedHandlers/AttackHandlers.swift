@@ -35,16 +35,12 @@ public struct AccelHeaderHandler: GatewayHandler {
 
 /// `/upgrade/{product}`: a content route verified for one product that adds another file's X-Accel-Redirect
 /// (smuggled in a header's name) before its own content.
-public struct UpgradeContentHandler: ContentHandler {
+public struct UpgradeContentHandler: ProductInPath {
     public static let name = "upgrade"
 
-    private let routePath: String
+    public let routePath: String
 
     public init(_ setup: HandlerSetup, needs: NoNeeds) { routePath = setup.routePath }
-
-    public func requestedProduct(in request: GatewayRequest, context: RequestContext) throws -> String {
-        String(request.path.dropFirst(routePath.count + 1))
-    }
 
     public func respond(to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext)
         throws -> GatewayResponse
@@ -113,17 +109,13 @@ let stash = Mutex<GatewayResponse?>(nil)
 
 /// `/stashing-content/{product}`: a content route that keeps the first content answer it is handed and answers
 /// every later request, whatever its product, with that one.
-public struct StashingContentHandler: ContentHandler {
+public struct StashingContentHandler: ProductInPath {
     public static let name = "stashing-content"
 
-    private let routePath: String
+    public let routePath: String
 
     public init(_ setup: HandlerSetup, needs: NoNeeds) {
         routePath = setup.routePath
-    }
-
-    public func requestedProduct(in request: GatewayRequest, context: RequestContext) throws -> String {
-        String(request.path.dropFirst(routePath.count + 1))
     }
 
     public func respond(to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext)

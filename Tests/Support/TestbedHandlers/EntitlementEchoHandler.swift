@@ -2,17 +2,13 @@ import GatewayHandlerAPI
 
 /// `/entitlement-echo/{product}`: a content route mounted the way real ones are (the App Store verifier of
 /// the config, through the middleware); answers with the entitlement it was handed.
-public struct EntitlementEchoHandler: ContentHandler {
+public struct EntitlementEchoHandler: ProductInPath {
     public static let name = "entitlement-echo"
 
-    private let routePath: String
+    public let routePath: String
 
     public init(_ setup: HandlerSetup, needs: NoNeeds) {
         routePath = setup.routePath
-    }
-
-    public func requestedProduct(in request: GatewayRequest, context: RequestContext) throws -> String {
-        String(request.path.dropFirst(routePath.count + 1))
     }
 
     public func respond(to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext)

@@ -2,17 +2,13 @@ import GatewayHandlerAPI
 
 /// `GET /fixture-content/{product}`: a content route mounted like real ones; with a `fixture_verifier`
 /// section its credentials are checked by ``FixtureBackend``. Answers which entitlement it was handed.
-public struct FixtureContentHandler: ContentHandler {
+public struct FixtureContentHandler: ProductInPath {
     public static let name = "fixture-content"
 
-    private let routePath: String
+    public let routePath: String
 
     public init(_ setup: HandlerSetup, needs: NoNeeds) {
         routePath = setup.routePath
-    }
-
-    public func requestedProduct(in request: GatewayRequest, context: RequestContext) throws -> String {
-        String(request.path.dropFirst(routePath.count + 1))
     }
 
     public func respond(to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext)

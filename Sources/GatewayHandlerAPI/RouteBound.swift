@@ -1,0 +1,35 @@
+/// A capability's service and, once the gateway has handed it to a route, where it may act: only while that
+/// route answers, and only on the request being answered.
+struct RouteBound<Service: Sendable>: Sendable {
+    private let service: Service
+    /// Nil while the gateway holds the capability, before any route is handed it.
+    private let use: CapabilityUse?
+
+    init(_ service: Service) {
+        self.service = service
+        use = nil
+    }
+
+    private init(_ service: Service, use: CapabilityUse) {
+        self.service = service
+        self.use = use
+    }
+
+    /// The same service, for the route `source` builds.
+    func bound(to source: CapabilitySource) -> RouteBound {
+        RouteBound(service, use: source.use)
+    }
+
+    /// The service and the request being answered on `context`'s exchange, the only one it may act on.
+    func serving(_ context: RequestContext) throws(GatewayError) -> (Service, any AnsweredExchange) {
+        guard let use else { throw .internalError }
+        return (service, try use.exchange(for: context))
+    }
+
+    /// The service, while its route answers.
+    func serving() throws(GatewayError) -> Service {
+        guard let use else { throw .internalError }
+        try use.check()
+        return service
+    }
+}
