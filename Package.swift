@@ -18,8 +18,12 @@ let handlers: [(name: String, dependencies: [Target.Dependency])] = [
 ]
 let handlerModules = handlers.map(\.name)
 
+/// Every target's settings. MemberImportVisibility: a file sees the extension members of the modules it imports
+/// and no others. Without it, the registry's import of every handler module made a handler's extensions (a more
+/// specific `Dictionary.merging`, `HandlerModule.module`, `Gauge.init`) bind in every file of the app.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
     .treatAllWarnings(as: .error),
 ]
 
@@ -105,7 +109,8 @@ let package = Package(
         .target(
             name: "PurchaseVerification",
             dependencies: [
-                "GatewayHandlerAPI", "GatewayConcurrency", "GatewayText", "ProductCatalog", "PurchaseLedger", "ByteCoding",
+                "GatewayHandlerAPI", "GatewayConcurrency", "GatewayText", "ProductCatalog", "PurchaseLedger",
+                "ByteCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -115,7 +120,8 @@ let package = Package(
         .target(
             name: "AppStoreReceipts",
             dependencies: [
-                "GatewayHandlerAPI", "GatewayConcurrency", "PurchaseVerification", "AppStoreSignedData", "AppStoreServerAPI",
+                "GatewayHandlerAPI", "GatewayConcurrency", "PurchaseVerification", "AppStoreSignedData",
+                "AppStoreServerAPI",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -167,7 +173,8 @@ let package = Package(
         .target(
             name: "FastCGIFront",
             dependencies: [
-                "CFastCGI", "GatewayCore", "GatewayText", "GatewayServer", .product(name: "Logging", package: "swift-log"),
+                "CFastCGI", "GatewayCore", "GatewayText", "GatewayServer",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -194,7 +201,10 @@ let package = Package(
         // the seal (built as a handler module is: the handler API only, no package access), and a store.
         .target(
             name: "TestbedHandlers",
-            dependencies: ["GatewayHandlerAPI", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "GatewayHandlerAPI", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
             path: "Tests/Support/TestbedHandlers",
             packageAccess: false,
             swiftSettings: strict
@@ -235,7 +245,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "PurchaseVerificationTests",
-            dependencies: ["PurchaseVerification", "ProductCatalog", "PurchaseLedger", "GatewayHandlerAPI", "ConfigYAML"],
+            dependencies: [
+                "PurchaseVerification", "ProductCatalog", "PurchaseLedger", "GatewayHandlerAPI", "ConfigYAML",
+            ],
             swiftSettings: strict
         ),
         // Apple's signed-data vectors and JWS minted from the test chain, for unit and end-to-end tests.

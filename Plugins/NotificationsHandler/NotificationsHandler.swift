@@ -1,3 +1,4 @@
+import Foundation
 import GatewayHandlerAPI
 
 /// `POST /v1/notifications/apple`: a store's server notifications (App Store Server Notifications V2, whose

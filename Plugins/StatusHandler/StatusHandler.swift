@@ -1,3 +1,4 @@
+import Foundation
 import GatewayHandlerAPI
 
 /// `GET /v1/status`: what the process is doing, for operators (restrict it to local addresses in nginx).

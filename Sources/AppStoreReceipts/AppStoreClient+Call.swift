@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import GatewayConcurrency
 import NIOCore
+import NIOHTTP1
 
 extension AppStoreClient {
     /// One POST to `endpoint` once the gate gives a turn, bounded by the per-call timeout and the deadline.

@@ -1,3 +1,4 @@
+import Foundation
 /// Any JSON value, decoded without loss: integers stay exact (transaction ids exceed 2^53 in the wild), and
 /// fields this build does not know survive for whoever reads them later.
 package enum JSONValue: Sendable, Equatable, Decodable {

@@ -1,6 +1,7 @@
 import AppStoreSignedData
 import GatewayConcurrency
 import GatewayHandlerAPI
+import Logging
 import PurchaseVerification
 
 /// App receipts checked here against `apple.root_certificates`, never sent to Apple. With a `fallback`

@@ -3,6 +3,7 @@ import AppStoreSignedData
 import CoreMetrics
 import Foundation
 import GatewayHandlerAPI
+import Logging
 import PurchaseVerification
 
 /// Purchases verified by asking the App Store Server API for the customer's transaction history: Apple's

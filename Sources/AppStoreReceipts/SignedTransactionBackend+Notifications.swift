@@ -1,3 +1,4 @@
+import AppStoreSignedData
 import Foundation
 import GatewayHandlerAPI
 import PurchaseVerification

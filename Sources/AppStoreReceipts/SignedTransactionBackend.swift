@@ -2,6 +2,7 @@ import AppStoreSignedData
 import Foundation
 import GatewayConcurrency
 import GatewayHandlerAPI
+import Logging
 import PurchaseVerification
 
 /// StoreKit 2 signed transactions (and App Store Server Notifications V2), verified here: the chain to
@@ -23,7 +24,9 @@ struct SignedTransactionBackend: VerificationBackend {
     }
 
     func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
-        guard case .signedTransactions(let signedTransactions) = credential.appStore else { throw GatewayError.receiptRequired }
+        guard case .signedTransactions(let signedTransactions) = credential.appStore else {
+            throw GatewayError.receiptRequired
+        }
         let verifier = try signedDataVerifier()
         guard signedTransactions.count <= Self.maximumSignedTransactions else {
             throw GatewayError.badRequest("At most \(Self.maximumSignedTransactions) signed transactions per request.")

@@ -1,5 +1,6 @@
-import GatewayConcurrency
 import AsyncHTTPClient
+import GatewayConcurrency
+import NIOCore
 
 extension HTTPClient {
     /// A client for Apple's hosts as every Apple call of the gateway wants it: TLS verified (the default

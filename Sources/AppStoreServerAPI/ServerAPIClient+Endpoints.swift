@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOHTTP1
 
 extension ServerAPIClient {
     /// Get Transaction Info: the transaction `transactionId`, from production or (when accepted) the sandbox.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOHTTP1
 
 extension ServerAPIClient {
     /// Get Notification History: the `signedPayload` of every notification Apple sent (or tried to send)

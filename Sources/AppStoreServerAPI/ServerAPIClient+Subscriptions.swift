@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOHTTP1
 
 extension ServerAPIClient {
     /// Get All Subscription Statuses: the latest transaction and renewal info of every subscription the

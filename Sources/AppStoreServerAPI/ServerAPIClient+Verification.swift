@@ -1,6 +1,6 @@
-import GatewayConcurrency
 import AppStoreSignedData
 import Foundation
+import GatewayConcurrency
 import GatewayCore
 
 extension ServerAPIClient {

@@ -1,8 +1,8 @@
-import GatewayConcurrency
 import AppStoreSignedData
 import AsyncHTTPClient
 import CoreMetrics
 import Foundation
+import GatewayConcurrency
 import GatewayCore
 import Logging
 import NIOCore

@@ -1,5 +1,5 @@
-import GatewayConcurrency
 import CoreMetrics
+import GatewayConcurrency
 
 /// `storegate_apple_api_calls_total{endpoint, environment, outcome}` and
 /// `storegate_apple_api_call_duration_seconds{endpoint}`: one count per HTTP call to the Server API (and

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 import X509
 
 extension SignedDataVerifier {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SwiftASN1
 import Synchronization
 // Apple verifies at the signing date, which X509 offers only as SPI (as in Apple's own server library).
 @_spi(FixedExpiryValidationTime) import X509

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension SimServerAPI {
     /// Set App Account Token: every transaction of the purchase `originalTransactionId` carries the token from

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension SimServerAPI {
     /// Plays the next queued failure for the route's endpoint, or answers it from the transactions.

@@ -22,7 +22,9 @@ extension ConfigValue {
             self = isNull ? .null : .scalar(scalar.string)
         case .sequence(let sequence):
             var items: [ConfigValue] = []
-            for (index, element) in sequence.enumerated() { items.append(try ConfigValue(element, path: "\(path)[\(index)]")) }
+            for (index, element) in sequence.enumerated() {
+                items.append(try ConfigValue(element, path: "\(path)[\(index)]"))
+            }
             self = .sequence(items)
         case .mapping(let mapping):
             var entries: [String: ConfigValue] = [:]
@@ -45,7 +47,8 @@ extension ConfigReader {
     package init(yaml text: String, source: String, baseDirectory: String, environment: [String: String])
         throws(ConfigProblems)
     {
-        self.init(document: try ConfigValue.parse(yaml: text, source: source), yamlBaseDirectory: baseDirectory,
+        self.init(
+            document: try ConfigValue.parse(yaml: text, source: source), yamlBaseDirectory: baseDirectory,
             environment: environment)
     }
 

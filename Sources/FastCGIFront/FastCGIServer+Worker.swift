@@ -1,6 +1,8 @@
 import CFastCGI
 import GatewayCore
 import GatewayServer
+import Logging
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc

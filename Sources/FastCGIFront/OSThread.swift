@@ -1,3 +1,5 @@
+// pthread_attr_t's initialiser comes from the first module map that reads its header: Dispatch's, here.
+import CDispatch
 #if canImport(Glibc)
     import Glibc
 #endif

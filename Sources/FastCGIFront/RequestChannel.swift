@@ -1,5 +1,6 @@
 import GatewayCore
 import GatewayServer
+import Logging
 
 /// Where one request's body comes from and its answer goes: libfcgi's streams or CGI's stdin and stdout.
 /// Both transports answer through ``serve(parameters:application:recorder:counters:)``, so a request is

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Reads typed settings from one scope of a config document, with environment overrides.

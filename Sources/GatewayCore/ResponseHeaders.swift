@@ -37,8 +37,9 @@ public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
     public mutating func add(_ name: String, _ value: String) {
         guard Self.isToken(name), Self.canCarry(value), !Self.instructsWebServer(name), !Self.isTransportOwned(name)
         else { return }
+        // Whatever a web server may skip before the path (Apache skips any white space, VT and FF too).
         if name.utf8.count == 8, name.lowercased() == "location",
-            value.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("/")
+            value.utf8.first(where: { $0 > 0x20 }) == UInt8(ascii: "/")
         {
             hasLocalLocation = true
         }
@@ -57,6 +58,21 @@ public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
         all.lines += more.lines
         all.hasLocalLocation = headers.hasLocalLocation || more.hasLocalLocation
         return all
+    }
+
+    /// These headers as content is sent with them: every header about caching (`Cache-Control` and its targeted
+    /// kinds such as `CDN-Cache-Control`, `Surrogate-Control`, `Expires`, `Pragma`) replaced by
+    /// `Cache-Control: private, no-store`, whoever set it, so that no shared cache (a CDN, a proxy; nginx passes
+    /// them on with an X-Accel-Redirect) keeps one buyer's file for the next.
+    package func forContent() -> ResponseHeaders {
+        var kept = ResponseHeaders(
+            pairs.filter { pair in
+                let name = pair.name.lowercased()
+                return !name.hasSuffix("cache-control") && name != "surrogate-control" && name != "expires"
+                    && name != "pragma"
+            })
+        kept.add("Cache-Control", "private, no-store")
+        return kept
     }
 
     /// These headers without any called `name` (compared case-insensitively).

@@ -1,3 +1,5 @@
+import Logging
+
 /// Where a capability may be used: on the route it was handed to, while that route answers the request a
 /// context belongs to. A capability kept in a global for another route, or called with a context kept from an
 /// earlier request, is refused (500, logged): it acts on the request being answered, never on one a handler

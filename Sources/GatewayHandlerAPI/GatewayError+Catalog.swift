@@ -1,4 +1,3 @@
-
 extension ErrorCode {
     package static let unknownProduct = ErrorCode("unknown_product")
     package static let noContent = ErrorCode("no_content")

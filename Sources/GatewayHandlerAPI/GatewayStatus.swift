@@ -1,4 +1,3 @@
-
 /// What the process is doing, for operators: the status route's figures. What the `status` route is handed.
 public struct GatewayStatus: HandlerNeeds {
     private var reporting: RouteBound<@Sendable () -> StatusReport>

@@ -47,6 +47,15 @@ public struct HandlerModule: Sendable {
         try make(setup, capabilities)
     }
 
+    /// The module of `type`, a handler module's main type as the generated registry lists it: a content handler
+    /// behind verification, a plain one as itself; nil for a type that is neither. Resolved here, where no handler
+    /// module is imported, so no overload of ``module(_:)`` a handler module declares is ever chosen.
+    package static func module(ofType type: Any.Type) -> HandlerModule? {
+        if let content = type as? any ContentHandler.Type { return module(content) }
+        if let plain = type as? any GatewayHandler.Type { return module(plain) }
+        return nil
+    }
+
     /// The module of a handler that answers by itself.
     public static func module<Handler: GatewayHandler>(_ handler: Handler.Type) -> HandlerModule {
         HandlerModule(
@@ -64,7 +73,8 @@ public struct HandlerModule: Sendable {
             needs: "\(Handler.Needs.self)", typeName: String(reflecting: Handler.self)
         ) { setup, source in
             let handler = try Handler(setup, needs: try Handler.Needs.provided(by: source).value)
-            let gate = try source.provider.contentGate(tokensRequiredBy: Handler.needsDownloadTokens ? Handler.name : nil)
+            let gate = try source.provider.contentGate(
+                tokensRequiredBy: Handler.needsDownloadTokens ? Handler.name : nil)
             return ContentRoute(handler: handler, gate: gate)
         }
     }

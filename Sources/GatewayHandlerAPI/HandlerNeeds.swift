@@ -15,8 +15,9 @@ public struct Provision<Value: Sendable>: Sendable {
     package init(_ value: Value) { self.value = value }
 }
 
-/// Where one route's capabilities come from. Opaque: a handler can do nothing with it.
-public struct CapabilitySource: Sendable {
+/// Where one route's capabilities come from. Opaque: a handler can do nothing with it, and a mirror shows
+/// nothing (the provider holds the whole config).
+public struct CapabilitySource: Sendable, CustomReflectable {
     package let provider: any CapabilityProvider
     /// The route being built: its capabilities act only while it answers.
     let use: CapabilityUse
@@ -25,6 +26,8 @@ public struct CapabilitySource: Sendable {
         self.provider = provider
         use = CapabilityUse(route: routePath)
     }
+
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 /// A handler that needs nothing beyond its ``HandlerSetup``.

@@ -1,6 +1,7 @@
 /// A capability's service and, once the gateway has handed it to a route, where it may act: only while that
-/// route answers, and only on the request being answered.
-struct RouteBound<Service: Sendable>: Sendable {
+/// route answers, and only on the request being answered. A mirror shows nothing of it: the service is a
+/// closure of public types, which a handler could cast a mirrored child to and call on any request.
+struct RouteBound<Service: Sendable>: Sendable, CustomReflectable {
     private let service: Service
     /// Nil while the gateway holds the capability, before any route is handed it.
     private let use: CapabilityUse?
@@ -14,6 +15,8 @@ struct RouteBound<Service: Sendable>: Sendable {
         self.service = service
         self.use = use
     }
+
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     /// The same service, for the route `source` builds.
     func bound(to source: CapabilitySource) -> RouteBound {

@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCore
+import Logging
 
 /// Turns thrown errors into the JSON error answers of API.md. Anything that is not a ``GatewayError`` is a
 /// bug or an outage: logged with the request id, answered 500 `internal_error` without details. The answer

@@ -1,4 +1,5 @@
 import GatewayCore
+import Logging
 
 /// One request on its way through a loaded application, the same for every transport: made once the
 /// request is decoded, answered, then counted and logged. Its route is looked up once, here.
@@ -24,7 +25,8 @@ package final class Exchange: AnsweredExchange {
     package var routePath: String? { route?.path }
 
     /// Routes and answers the request, as the calling thread's current exchange (what the capabilities a handler
-    /// calls act on). Never throws: every failure is an error answer.
+    /// calls act on). Never throws: every failure is an error answer. Content goes out with the caching headers
+    /// of ``ResponseHeaders/forContent()``, whatever the handler set.
     package func respond() -> GatewayResponse {
         var response = CurrentExchange.answering(self) {
             application.run(request, context) { request, context in
@@ -34,6 +36,7 @@ package final class Exchange: AnsweredExchange {
             }
         }
         Self.dropLocalRedirect(from: &response)
+        if response.delivery != nil { response.headers = response.headers.forContent() }
         return response
     }
 

@@ -42,6 +42,7 @@ extension GatewayApplication {
                 name: module.name, routePath: declared.path, config: sections.scoped(module.name).isolated(),
                 logger: runtime.logger, metricsFactory: HandlerMetricsFactory(base: runtime.metrics.factory),
                 declare: { [metrics = runtime.metrics] codes in metrics.declare(codes) })
+            let reported = reader.problems.count
             do {
                 var responder = try module.makeResponder(
                     setup, capabilities: CapabilitySource(provider, routePath: declared.path))
@@ -59,6 +60,13 @@ extension GatewayApplication {
                 )
             } catch let problems as ConfigProblems {
                 thrown += problems.problems
+                // Problems are reported to the reader, or thrown; a route that fails with neither still fails.
+                if problems.problems.isEmpty, reader.problems.count == reported {
+                    thrown.append(
+                        ConfigProblem(
+                            keyPath: declared.reader.keyPath("handler"),
+                            message: "\(module.name) could not be set up, and did not say why"))
+                }
             } catch {
                 thrown.append(ConfigProblem(keyPath: declared.reader.keyPath("handler"), message: "\(error)"))
             }

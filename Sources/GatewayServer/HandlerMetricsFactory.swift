@@ -1,14 +1,17 @@
 import CoreMetrics
 
 /// The metrics factory a handler module is handed: its metrics land in the process's Prometheus registry, but
-/// the factory behind them is not reachable (a cast finds only this one), and the gateway's own names
-/// (`storegate_…`, `process_…`) are not a handler's to write: such a label gets `handler_` before it.
-struct HandlerMetricsFactory: MetricsFactory {
-    let base: any MetricsFactory
+/// the factory behind them is not reachable (a cast finds only this one, a mirror shows nothing), and every label
+/// a handler gives gets `handler_` before it: the gateway's own series (`storegate_…`, `process_…`) are not a
+/// handler's to write, whatever the exposition later makes of a label (`store-gate_x` is `store_gate_x` there).
+struct HandlerMetricsFactory: MetricsFactory, CustomReflectable {
+    private let base: any MetricsFactory
 
-    private func own(_ label: String) -> String {
-        label.hasPrefix("storegate_") || label.hasPrefix("process_") ? "handler_" + label : label
-    }
+    init(base: any MetricsFactory) { self.base = base }
+
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    private func own(_ label: String) -> String { "handler_" + label }
 
     func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
         base.makeCounter(label: own(label), dimensions: dimensions)

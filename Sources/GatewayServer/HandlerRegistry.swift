@@ -10,8 +10,30 @@ package struct HandlerRegistry: Sendable {
 
     /// A registry of `modules`. Each name must be a valid handler name and belong to one module only.
     package init(_ modules: [HandlerModule]) {
-        var byName: [String: HandlerModule] = [:]
+        self.init(modules, problems: [])
+    }
+
+    /// The registry of the handler modules' main types a build lists (the generated ``compiledIn``); a type that
+    /// is not a handler is a problem.
+    package init(types: [Any.Type]) {
+        var modules: [HandlerModule] = []
         var problems: [ConfigProblem] = []
+        for type in types {
+            guard let module = HandlerModule.module(ofType: type) else {
+                problems.append(
+                    ConfigProblem(
+                        keyPath: "handler module \(String(reflecting: type))",
+                        message: "is neither a GatewayHandler nor a ContentHandler"))
+                continue
+            }
+            modules.append(module)
+        }
+        self.init(modules, problems: problems)
+    }
+
+    private init(_ modules: [HandlerModule], problems found: [ConfigProblem]) {
+        var byName: [String: HandlerModule] = [:]
+        var problems = found
         for module in modules {
             guard HandlerModule.isValidName(module.name) else {
                 problems.append(

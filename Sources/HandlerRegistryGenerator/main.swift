@@ -3,8 +3,8 @@ import Foundation
 // Usage: HandlerRegistryGenerator [--output FILE] --api MODULE --package-modules M1,M2,...
 //            [--handler NAME --depends D1,D2,... --sources FILE1,FILE2,...]...
 // Checks that every handler module depends on and imports no module of this package but the handler API, then
-// (with --output) writes a Swift file that imports each handler module and registers its main type (named like
-// the module): `HandlerModule.module(_:)` mounts a plain handler as itself and a content handler behind
+// (with --output) writes a Swift file that imports each handler module and lists its main type (named like
+// the module) for the registry, which mounts a plain handler as itself and a content handler behind
 // verification. A refusal is printed as compiler diagnostics (FILE:LINE: error: ...) and exits 1, so it fails
 // the build with the handler's name and the module it must not reach.
 let invocation: Invocation
@@ -14,13 +14,15 @@ do {
     FileHandle.standardError.write(Data("HandlerRegistryGenerator: \(error)\n".utf8))
     exit(2)
 }
-let refusals = invocation.handlers.flatMap { HandlerCheck(api: invocation.api, packageModules: invocation.packageModules).refusals(of: $0) }
+let refusals = invocation.handlers.flatMap {
+    HandlerCheck(api: invocation.api, packageModules: invocation.packageModules).refusals(of: $0)
+}
 guard refusals.isEmpty else {
     FileHandle.standardError.write(Data(refusals.map { $0 + "\n" }.joined().utf8))
     exit(1)
 }
 if let output = invocation.output {
-    let source = RegistrySource.render(handlers: invocation.handlers.map(\.name), api: invocation.api)
+    let source = RegistrySource.render(handlers: invocation.handlers.map(\.name))
     // Rewrite only on change, so an unchanged registry does not recompile its module.
     if (try? String(contentsOfFile: output, encoding: .utf8)) != source {
         try source.write(toFile: output, atomically: true, encoding: .utf8)

@@ -18,7 +18,8 @@ package struct LedgerBatch: Sendable {
     package let requestId: String
     package let recordedAt: Date
 
-    package init(transactions: [LedgerTransaction], source: LedgerSource, requestId: String, recordedAt: Date = Date()) {
+    package init(transactions: [LedgerTransaction], source: LedgerSource, requestId: String, recordedAt: Date = Date())
+    {
         self.transactions = transactions
         self.source = source
         self.requestId = requestId

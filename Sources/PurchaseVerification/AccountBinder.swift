@@ -1,5 +1,6 @@
 import Foundation
 import GatewayHandlerAPI
+import Logging
 import PurchaseLedger
 
 /// App accounts' claims to purchases: which account a request is for, and each purchase it proves bound to it

@@ -42,7 +42,8 @@ package struct AccountHoldingsReader: Sendable {
             let found =
                 EntitlementRules.entitlements(from: bought, catalog: catalog, now: now)
                 + EntitlementRules.entitlements(fromGrants: given, catalog: catalog, now: now)
-            for var entitlement in found where !entitlements.contains(where: { $0.productId == entitlement.productId }) {
+            for var entitlement in found where !entitlements.contains(where: { $0.productId == entitlement.productId })
+            {
                 if let tokens { entitlement.issueToken(tokens, catalog: catalog, environment: environment, now: now) }
                 entitlements.append(entitlement)
             }

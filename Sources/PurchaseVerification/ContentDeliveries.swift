@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import GatewayHandlerAPI
+import Logging
 import ProductCatalog
 
 /// How content leaves once a grant is confirmed (the `content` section): nginx sends the file named by an
@@ -48,7 +49,6 @@ package struct ContentDeliveries: Sendable {
                 content: content,
                 headers: [
                     ("Content-Type", content.contentType), ("Content-Disposition", "attachment; filename=\"\(name)\""),
-                    ("Cache-Control", "private, no-store"),
                 ],
                 accelRedirect: location + Self.uriPath(content.relativePath))
         }

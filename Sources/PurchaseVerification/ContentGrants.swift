@@ -1,5 +1,6 @@
 import Foundation
 import GatewayHandlerAPI
+import Logging
 import PurchaseLedger
 
 /// The verification in front of content routes (``ContentGate``): the caller's grant to a product from the

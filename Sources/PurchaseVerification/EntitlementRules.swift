@@ -40,7 +40,9 @@ package enum EntitlementRules {
         var best: [String: Entitlement] = [:]
         for grant in grants where grant.cancellationDate == nil && (grant.expiresDate ?? .distantFuture) > now {
             guard catalog.product(id: grant.productId) != nil else { continue }
-            if let current = best[grant.productId], (current.expiresDate ?? .distantFuture) >= (grant.expiresDate ?? .distantFuture) {
+            if let current = best[grant.productId],
+                (current.expiresDate ?? .distantFuture) >= (grant.expiresDate ?? .distantFuture)
+            {
                 continue
             }
             best[grant.productId] = Entitlement(

@@ -38,8 +38,12 @@ package struct FreeGrants: Sendable {
         _ productId: String, to recipient: Recipient, environment: String? = nil, reason: String, grantedBy: String,
         expires: Date? = nil, requestId: String, now: Date = Date()
     ) throws -> FreeGrant {
-        guard catalog.product(id: productId) != nil else { throw Problem(description: "the catalog has no product \(productId)") }
-        if let expires, expires <= now { throw Problem(description: "the expiry \(expires.formatted(.iso8601)) has passed") }
+        guard catalog.product(id: productId) != nil else {
+            throw Problem(description: "the catalog has no product \(productId)")
+        }
+        if let expires, expires <= now {
+            throw Problem(description: "the expiry \(expires.formatted(.iso8601)) has passed")
+        }
         var account: String?
         var customer: String?
         var chosen = environment ?? "Production"
@@ -66,7 +70,8 @@ package struct FreeGrants: Sendable {
             }
             guard found.count == 1 else {
                 let places = found.map(\.environment).joined(separator: " and ")
-                throw Problem(description: "purchase \(original) is in the ledger in \(places): say which with --environment")
+                throw Problem(
+                    description: "purchase \(original) is in the ledger in \(places): say which with --environment")
             }
             customer = original
             chosen = purchase.environment

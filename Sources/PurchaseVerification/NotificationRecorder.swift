@@ -1,5 +1,6 @@
 import Foundation
 import GatewayHandlerAPI
+import Logging
 import PurchaseLedger
 
 /// Store server notifications: verified by the backend that reads them, then recorded with their

@@ -24,7 +24,9 @@ extension PurchaseHistory {
             events.append(
                 .init(
                     at: grant.grantedAt, kind: .granted,
-                    detail: "\(grant.productId) (\(grant.id)) \(recipient)\(until), by \(grant.grantedBy): \(grant.reason)"))
+                    detail:
+                        "\(grant.productId) (\(grant.id)) \(recipient)\(until), by \(grant.grantedBy): \(grant.reason)")
+            )
             if let revoked = grant.revokedAt {
                 events.append(
                     .init(

@@ -1,5 +1,6 @@
 import Foundation
 import GatewayHandlerAPI
+import Logging
 import PurchaseLedger
 
 /// Verify and record: asks the store that checks a credential, records what it vouches for in the ledger,
@@ -78,7 +79,8 @@ package final class PurchaseRecorder: Sendable {
                 for (key, value) in purchases.logMetadata { logger[metadataKey: key] = value }
                 throw error.answer("the ledger could not record verified transactions", logger: logger)
             }
-            try accounts?.bindByAccountToken(purchases.transactions, environment: purchases.environment, context: context)
+            try accounts?.bindByAccountToken(
+                purchases.transactions, environment: purchases.environment, context: context)
             committed.remember(rows)
         }
         let now = Date()

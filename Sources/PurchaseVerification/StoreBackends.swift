@@ -16,7 +16,8 @@ package struct StoreBackends: Sendable {
     /// The backends the store modules `providers` build from their sections of `config` (whole), problems
     /// reported there; a load that verifies purchases with none throws. Declares the verification codes.
     package init(
-        config: ConfigReader, providers: [any VerifierProvider.Type], logger: Logger, metricsFactory: any MetricsFactory,
+        config: ConfigReader, providers: [any VerifierProvider.Type], logger: Logger,
+        metricsFactory: any MetricsFactory,
         declare: @escaping @Sendable ([ErrorCode]) -> Void
     ) throws {
         let backends = try providers.flatMap { provider in

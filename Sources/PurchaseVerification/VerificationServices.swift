@@ -42,7 +42,8 @@ package final class VerificationServices: Sendable {
         self.stores = stores
         self.accounts = accounts
         self.notifications = notifications
-        recorder = PurchaseRecorder(stores: stores, catalog: catalog, ledger: ledger, tokens: tokens, accounts: accounts)
+        recorder = PurchaseRecorder(
+            stores: stores, catalog: catalog, ledger: ledger, tokens: tokens, accounts: accounts)
         holdings = AccountHoldingsReader(accounts: accounts, ledger: ledger, catalog: catalog, tokens: tokens)
         backfiller = NotificationBackfiller(stores: stores, notifications: notifications, ledger: ledger)
         lookup = PurchaseLookup(stores: stores, ledger: ledger)

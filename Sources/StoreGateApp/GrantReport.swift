@@ -20,11 +20,13 @@ enum GrantReport {
                 "account_id": grant.accountId ?? NSNull(),
                 "customer_original_transaction_id": grant.customerOriginalTransactionId ?? NSNull(),
                 "reason": grant.reason, "granted_by": grant.grantedBy, "granted_at": stamp(grant.grantedAt),
-                "expires_at": grant.expiresAt.map(stamp) ?? NSNull(), "revoked_at": grant.revokedAt.map(stamp) ?? NSNull(),
+                "expires_at": grant.expiresAt.map(stamp) ?? NSNull(),
+                "revoked_at": grant.revokedAt.map(stamp) ?? NSNull(),
                 "revoked_by": grant.revokedBy ?? NSNull(), "revoke_reason": grant.revokeReason ?? NSNull(),
             ]
         }
-        let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
+        let data = try? JSONSerialization.data(
+            withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data ?? Data(), as: UTF8.self)
     }
 

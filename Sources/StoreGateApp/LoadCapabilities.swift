@@ -53,10 +53,13 @@ struct LoadCapabilities: CapabilityProvider {
                     config: config, providers: stores, logger: runtime.logger, metricsFactory: runtime.metrics.factory,
                     declare: { [metrics = runtime.metrics] codes in metrics.declare(codes) })
             }
-            let loaded = (catalog: Result { try catalog() }, ledger: Result { try ledger() }, tokens: Result { try tokens() })
+            let loaded = (
+                catalog: Result { try catalog() }, ledger: Result { try ledger() }, tokens: Result { try tokens() }
+            )
             return VerificationServices(
                 config: config, stores: try backends.get(), catalog: try loaded.catalog.get(),
-                ledger: try loaded.ledger.get(), tokens: try loaded.tokens.get(), metricsFactory: runtime.metrics.factory)
+                ledger: try loaded.ledger.get(), tokens: try loaded.tokens.get(),
+                metricsFactory: runtime.metrics.factory)
         }
     }
 
@@ -102,7 +105,8 @@ struct LoadCapabilities: CapabilityProvider {
         let (metrics, stats, store) = (inputs.runtime.metrics, inputs.runtime.stats, inputs.store)
         let grants = Gauge(label: "storegate_free_grants_active", factory: metrics.factory)
         return MetricsText {
-            if let services = store.existing(for: Self.servicesKey), let active = try? services.grants.list(all: false) {
+            if let services = store.existing(for: Self.servicesKey), let active = try? services.grants.list(all: false)
+            {
                 grants.record(active.count)
             }
             return metrics.exposition(stats: stats)
@@ -116,7 +120,8 @@ struct LoadCapabilities: CapabilityProvider {
         }
         return try inputs.store.value(for: Self.contentKey) {
             let deliveries = ContentDeliveries(
-                section: config.scoped("content"), catalog: try catalog(), metricsFactory: inputs.runtime.metrics.factory)
+                section: config.scoped("content"), catalog: try catalog(),
+                metricsFactory: inputs.runtime.metrics.factory)
             return try services().contentGrants(deliveries)
         }
     }

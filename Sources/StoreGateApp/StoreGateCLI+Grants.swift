@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 import PurchaseLedger
 import PurchaseVerification
 
@@ -27,7 +28,10 @@ extension StoreGateCLI {
         guard let (services, _) = verificationService(configFile, command: "grant revoke") else { return 1 }
         do {
             let (grant, revokedNow) = try services.grants.revoke(id, revokedBy: revokedBy, reason: reason)
-            print(json ? GrantReport.json([grant]) : (revokedNow ? "revoked: " : "already revoked: ") + GrantReport.line(grant))
+            print(
+                json
+                    ? GrantReport.json([grant])
+                    : (revokedNow ? "revoked: " : "already revoked: ") + GrantReport.line(grant))
             return 0
         } catch {
             return failed("grant revoke", "\(error)")

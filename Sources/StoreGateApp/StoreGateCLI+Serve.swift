@@ -2,6 +2,8 @@ import FastCGIFront
 import Foundation
 import GatewayCore
 import GatewayServer
+import GatewayText
+import Logging
 import PurchaseVerification
 
 extension StoreGateCLI {

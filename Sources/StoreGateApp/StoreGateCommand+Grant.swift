@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PurchaseVerification
 
 extension StoreGateCommand {
     struct Grant: ParsableCommand {
@@ -30,7 +31,8 @@ extension StoreGateCommand {
                     "Production or Sandbox (default: the customer's purchase's, or Production).", valueName: "name"))
             var environment: String?
             @Option(help: ArgumentHelp("Why it is given (kept in the ledger).", valueName: "text")) var reason: String
-            @Option(name: .customLong("by"), help: ArgumentHelp("Who gives it.", valueName: "name")) var grantedBy: String
+            @Option(name: .customLong("by"), help: ArgumentHelp("Who gives it.", valueName: "name")) var grantedBy:
+                String
             @Option(help: ArgumentHelp("When it ends: RFC 3339, or a span ahead (30d).", valueName: "time"))
             var expires: FutureTime?
             @Flag(help: "JSON instead of text.") var json = false

@@ -1,7 +1,7 @@
-import GatewayServer
 import AppStoreSim
 import Foundation
 import GatewayCore
+import GatewayServer
 import Synchronization
 import Testing
 

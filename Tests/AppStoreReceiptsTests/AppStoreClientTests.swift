@@ -1,8 +1,8 @@
-import GatewayServer
-import ConfigYAML
 import AppStoreSim
+import ConfigYAML
 import Foundation
 import GatewayCore
+import GatewayServer
 import Logging
 import Testing
 

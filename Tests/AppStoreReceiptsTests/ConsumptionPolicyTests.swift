@@ -1,5 +1,5 @@
-import ConfigYAML
 import AppStoreServerAPI
+import ConfigYAML
 import Foundation
 import GatewayCore
 import PurchaseLedger

@@ -1,11 +1,12 @@
-import GatewayServer
-import ConfigYAML
 import AppStoreServerAPI
 import AppStoreSignedData
 import AppStoreSim
+import ConfigYAML
 import Crypto
 import Foundation
 import GatewayCore
+import GatewayHandlerAPI
+import GatewayServer
 import Logging
 @_spi(VerifierBackends) import PurchaseVerification
 import SignedTestData
@@ -39,7 +40,8 @@ import Testing
                   server_api: {issuer_id: issuer, key_id: KEY, production_url: "http://127.0.0.1:\(server.port)",
                                sandbox_url: "http://127.0.0.1:\(server.port)/sandbox"}
                 """
-            let reader = try ConfigReader(yaml: yaml, source: "test", baseDirectory: "/tmp",
+            let reader = try ConfigReader(
+                yaml: yaml, source: "test", baseDirectory: "/tmp",
                 environment: ["STOREGATE_APPLE_SERVER_API_KEY": key.pemRepresentation])
             let settings = try #require(
                 ServerAPISettings(reader.scoped("apple"), bundleIds: ["com.example"], acceptSandbox: true))
@@ -59,7 +61,10 @@ import Testing
                 Thread {
                     let context = RequestContext(
                         requestId: "t", deadline: .now + .seconds(10), logger: Logger(label: "t"))
-                    continuation.resume(returning: Result { try backend.verify(.store(AppStoreCredential.transactionId(id)), context: context) })
+                    continuation.resume(
+                        returning: Result {
+                            try backend.verify(.store(AppStoreCredential.transactionId(id)), context: context)
+                        })
                 }.start()
             }
         }

@@ -1,5 +1,6 @@
 import AppStoreReceipts
 import Foundation
+import GatewayHandlerAPI
 import Testing
 
 /// Apple's answers as they are in the wild: the JSON vectors, and the drift seen elsewhere.

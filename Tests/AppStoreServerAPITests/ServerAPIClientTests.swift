@@ -1,4 +1,5 @@
 import AppStoreServerAPI
+import AppStoreSignedData
 import AppStoreSim
 import Foundation
 import Testing
@@ -155,7 +156,8 @@ import Testing
         // Asked again and again: refused without a call until the pause has passed, then answered by Apple.
         var answeredAt: ContinuousClock.Instant?
         while answeredAt == nil, refusedAt.duration(to: .now) < pause + .seconds(10) {
-            if case .success = await bed.result({ try $0.transactionHistory("2000001", deadline: .soon, logger: .test) }) {
+            if case .success = await bed.result({ try $0.transactionHistory("2000001", deadline: .soon, logger: .test) }
+            ) {
                 answeredAt = .now
             } else {
                 #expect(bed.serverAPI.calls.count == 1, "a call reached Apple before its Retry-After")

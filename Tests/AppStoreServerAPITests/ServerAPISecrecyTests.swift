@@ -1,5 +1,6 @@
 import AppStoreServerAPI
 import AppStoreSim
+import Crypto
 import Foundation
 import Testing
 

@@ -1,11 +1,11 @@
-import GatewayServer
-import ConfigYAML
 import AppStoreServerAPI
 import AppStoreSignedData
 import AppStoreSim
+import ConfigYAML
 import Crypto
 import Foundation
 import GatewayCore
+import GatewayServer
 import Logging
 import SignedTestData
 import Testing
@@ -56,7 +56,8 @@ struct ServerAPITestbed {
         let environment = ["STOREGATE_APPLE_SERVER_API_KEY": key]
         var yaml = "apple:\n  server_api:\n"
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) { yaml += "    \(name): \"\(value)\"\n" }
-        let reader = try ConfigReader(yaml: yaml, source: "test", baseDirectory: "/tmp", environment: environment
+        let reader = try ConfigReader(
+            yaml: yaml, source: "test", baseDirectory: "/tmp", environment: environment
         )
         let settings = ServerAPISettings(reader.scoped("apple"), bundleIds: [bundleId], acceptSandbox: acceptSandbox)
         guard let settings, reader.problems.isEmpty else {

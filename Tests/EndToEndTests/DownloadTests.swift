@@ -1,4 +1,5 @@
 import Foundation
+import GatewayHandlerAPI
 import PurchaseLedger
 import PurchaseVerification
 import Testing

@@ -58,7 +58,8 @@ extension EndToEnd {
             #expect(page.text.contains("press copy for the review"), "\(page.text)")
             #expect(try Self.run(gateway, ["grant", "list"]).output.contains(id))
 
-            let revoked = try Self.run(gateway, ["grant", "revoke", "--grant", id, "--reason", "sent twice", "--by", "bob"])
+            let revoked = try Self.run(
+                gateway, ["grant", "revoke", "--grant", id, "--reason", "sent twice", "--by", "bob"])
             #expect(revoked.status == 0, "\(revoked.errors)")
             #expect(revoked.output.hasPrefix("revoked: \(id)"), "\(revoked.output)")
             let refused = try gateway.download(SampleContent.issueId, token: token)
@@ -97,7 +98,10 @@ extension EndToEnd {
             }
             let given = try Self.run(
                 gateway,
-                ["grant", "--product", SampleContent.issueId, "--customer", original, "--reason", "the coins never arrived", "--by", "alice"])
+                [
+                    "grant", "--product", SampleContent.issueId, "--customer", original, "--reason",
+                    "the coins never arrived", "--by", "alice",
+                ])
             #expect(given.status == 0, "\(given.errors)")
             let id = try #require(Self.grantId(in: given.output))
 
@@ -115,7 +119,8 @@ extension EndToEnd {
             let story = try SupportLookup.lookUp(gateway, ["--transaction-id", original])
             #expect(story.output.contains("the coins never arrived"), "\(story.output)")
 
-            _ = try Self.run(gateway, ["grant", "revoke", "--grant", id, "--reason", "refunded instead", "--by", "bob"])
+            _ = try Self.run(
+                gateway, ["grant", "revoke", "--grant", id, "--reason", "refunded instead", "--by", "bob"])
             #expect(try gateway.download(SampleContent.issueId, token: token).status == 403)
             var after = verified
             _ = ManagedProcess.poll(for: .seconds(10)) {

@@ -60,7 +60,9 @@ extension EndToEnd {
 
         @Test func sigtermFinishesTheRequestInFlightThenExitsZero() throws {
             let deployment = try Deployment(
-                GatewaySetup(binary: Binaries.testbed, routes: [("/v1/slow", "slow"), ("/v1/catalog", "catalog"), ("/v1/status", "status")])
+                GatewaySetup(
+                    binary: Binaries.testbed,
+                    routes: [("/v1/slow", "slow"), ("/v1/catalog", "catalog"), ("/v1/status", "status")])
             )
             defer { deployment.stop() }
             let slow = LockedBox<HTTPResponse?>(nil)

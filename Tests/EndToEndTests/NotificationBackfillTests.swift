@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PurchaseLedger
 import Testing
 
 extension EndToEnd {

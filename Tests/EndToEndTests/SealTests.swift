@@ -78,7 +78,8 @@ extension EndToEnd {
             try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
             try Data("the other, dearer product".utf8).write(to: other.appendingPathComponent("2.bin"))
             let answer = try deployment.request(
-                "/v1/upgrade/\(SampleContent.issueId)", headers: [("Authorization", "Bearer grant:\(SampleContent.issueId)")])
+                "/v1/upgrade/\(SampleContent.issueId)",
+                headers: [("Authorization", "Bearer grant:\(SampleContent.issueId)")])
             #expect(answer.status == 200, "\(answer.text)")
             #expect(SampleContent.sha256(answer.body) == SampleContent.issueSHA256, "another file went out")
         }
@@ -110,6 +111,91 @@ extension EndToEnd {
             #expect(second.entitlementProducts.isEmpty)
             let refusal = "a handler used a capability outside the request it was handed for; refused"
             #expect(ManagedProcess.poll(for: .seconds(5)) { gateway.logs.contains(refusal) })
+        }
+
+        @Test(arguments: ["x-accel", "stream"])
+        func contentGoesOutUncacheableByASharedCacheWhateverTheHandlerSays(_ delivery: String) throws {
+            let deployment = try Deployment(
+                GatewaySetup(
+                    binary: Binaries.testbed, routes: [("/v1/caching", "caching")],
+                    extra: "fixture_verifier:\n  enabled: true\n", delivery: delivery))
+            defer { deployment.stop() }
+            let path = "/v1/caching/\(SampleContent.issueId)"
+            let answer = try deployment.request(
+                path, headers: [("Authorization", "Bearer grant:\(SampleContent.issueId)")])
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(SampleContent.sha256(answer.body) == SampleContent.issueSHA256)
+            #expect(answer.header("Cache-Control") == "private, no-store", "\(answer.headers)")
+            for name in ["CDN-Cache-Control", "Cloudflare-CDN-Cache-Control", "Surrogate-Control", "Expires", "Pragma"]
+            {
+                #expect(answer.header(name) == nil, "\(name) reached the client: \(answer.headers)")
+            }
+            #expect(answer.header("Content-Type") == "application/pdf", "the handler's other headers go out")
+
+            // What the gateway gives nginx: one caching header, its own (asked with HEAD, so that a streamed
+            // answer is its head alone).
+            let raw = try Self.rawAnswer(
+                "env REQUEST_METHOD=HEAD REQUEST_URI=\(path) HTTP_AUTHORIZATION='Bearer grant:\(SampleContent.issueId)'",
+                deployment)
+            let head = (raw.components(separatedBy: "\r\n\r\n").first ?? raw).lowercased()
+            let caching = head.components(separatedBy: "\r\n").filter {
+                $0.hasPrefix("expires:") || $0.hasPrefix("pragma:") || $0.hasPrefix("surrogate-control:")
+                    || $0.prefix { $0 != ":" }.hasSuffix("cache-control")
+            }
+            #expect(caching == ["cache-control: private, no-store"], "\(head)")
+        }
+
+        @Test func aHandlersMetricsNeverWriteTheGatewaysSeries() throws {
+            let deployment = try Deployment(
+                GatewaySetup(
+                    binary: Binaries.testbed,
+                    routes: [("/v1/label-forger", "label-forger"), ("/v1/metrics", "metrics")]))
+            defer { deployment.stop() }
+            #expect(try deployment.request("/v1/label-forger").status == 200)
+            let exposition = try deployment.request("/v1/metrics").text
+            let forged = exposition.split(separator: "\n").filter { $0.hasSuffix(" 1000") || $0.hasSuffix(" 1000.0") }
+            #expect(
+                Set(forged.map { $0.prefix { $0 != " " && $0 != "{" } })
+                    == [
+                        "handler_storegate_downloads_granted_total", "handler_storegate_requests_total",
+                        "handler_process_open_fds",
+                    ], "\(forged)")
+            #expect(
+                !exposition.contains("\nstoregate_downloads_granted_total"), "the handler made the gateway's series")
+        }
+
+        @Test func nothingAHandlerReflectsOnLeadsToTheConfigTheGatewaysMetricsOrAService() throws {
+            let secrets = [VerifyDeployment.tokenSecret, "apple-shared-secret-7d1f", "account-secret-5e0c9a1b2c3d"]
+            let gateway = try VerifyDeployment(
+                simSecret: secrets[1],
+                environment: ["STOREGATE_APPLE_SHARED_SECRET": secrets[1], "STOREGATE_ACCOUNTS_SECRET": secrets[2]],
+                extra: "accounts:\n  asserted_by: [signed]\n", moreRoutes: [("/v1/reflecting", "reflecting")])
+            defer { gateway.stop() }
+            let answer = try gateway.deployment.request("/v1/reflecting")
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(answer.json["visited"] as? Int ?? 0 > 100, "the walk walked: \(answer.text)")
+            #expect(answer.json["configReaders"] as? [String] == ["setup.config"], "\(answer.text)")
+            #expect(answer.json["metricsFactories"] as? [String] == ["setup.metricsFactory"], "\(answer.text)")
+            let functions = answer.json["functions"] as? [String] ?? []
+            #expect(functions.filter { $0.hasPrefix("needs") }.isEmpty, "a capability's closure: \(functions)")
+            let strings = answer.json["strings"] as? [String] ?? []
+            #expect(strings.contains(SampleContent.issueId), "the walk read the catalog")
+            for secret in secrets { #expect(!strings.contains { $0.contains(secret) }, "a secret was reached") }
+        }
+
+        @Test func aHandlerThatFailsToSetUpWithoutSayingWhyFailsTheLoad() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("check.yaml")
+            try Deployment.config(
+                GatewaySetup(routes: [("/v1/source-mirror", "source-mirror")]), listenLine: "  listen: 127.0.0.1:9000\n"
+            ).write(to: file, atomically: true, encoding: .utf8)
+            let process = try ManagedProcess(
+                Binaries.testbed.path, ["check-config", "--config", file.path],
+                logFile: folder.appendingPathComponent("check.log"))
+            #expect(process.waitForExit(within: .seconds(20)) == 1, "\(process.log)")
+            #expect(process.log.contains("source-mirror could not be set up, and did not say why"), "\(process.log)")
+            #expect(process.log.contains("mirror of the capability source: 1 value(s), 0 config reader(s)"))
         }
 
         /// The CGI answer `cgi-fcgi` prints for the request `environment` (a `env ...` prefix) describes, sent

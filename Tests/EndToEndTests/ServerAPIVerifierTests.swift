@@ -1,6 +1,7 @@
 import AppStoreSignedData
 import Crypto
 import Foundation
+import PurchaseLedger
 import SignedTestData
 import Testing
 

@@ -20,7 +20,9 @@ extension EndToEnd {
             let started = ContinuousClock.now
             let catalog = Thread {
                 // Once the verifies hold workers waiting on Apple.
-                _ = ManagedProcess.poll(for: .seconds(10)) { (try? gateway.appStore.calls(names[0]))?["Production"] == 1 }
+                _ = ManagedProcess.poll(for: .seconds(10)) {
+                    (try? gateway.appStore.calls(names[0]))?["Production"] == 1
+                }
                 for _ in 0..<20 {
                     if (try? gateway.deployment.request("/v1/catalog"))?.status == 200 {
                         catalogTimes.mutate { $0.append(.now) }

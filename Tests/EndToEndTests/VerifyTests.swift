@@ -1,4 +1,5 @@
 import Foundation
+import PurchaseLedger
 import Testing
 
 extension EndToEnd {

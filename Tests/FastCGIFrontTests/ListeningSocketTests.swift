@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCore
+import GatewayServer
 import Testing
 
 @testable import FastCGIFront

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct ConfigReaderTests {
     private func reader(_ yaml: String, environment: [String: String] = [:]) throws -> ConfigReader {
-        try ConfigReader(yaml: yaml, source: "test.yaml", baseDirectory: "/etc/storegate",
+        try ConfigReader(
+            yaml: yaml, source: "test.yaml", baseDirectory: "/etc/storegate",
             environment: environment
         )
     }

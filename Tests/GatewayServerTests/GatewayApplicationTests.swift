@@ -37,7 +37,8 @@ struct GreetingHandler: GatewayHandler {
     }
 
     @Test func loadsRoutesAndAnswersThroughTheChain() throws {
-        let application = try load("routes:\n  - { path: /hello/, handler: greeting }\nhandlers:\n  greeting:\n    text: hi\n")
+        let application = try load(
+            "routes:\n  - { path: /hello/, handler: greeting }\nhandlers:\n  greeting:\n    text: hi\n")
         #expect(application.router.routes.map(\.path) == ["/hello"])
         let request = GatewayRequest(method: .get, path: "/hello", headers: [("HTTP_X_REQUEST_ID", "abc")])
         let exchange = application.exchange(for: request)
@@ -70,7 +71,8 @@ struct GreetingHandler: GatewayHandler {
     }
 
     @Test func errorsBecomeJSONAndUnexpectedOnes500() throws {
-        let application = try load("routes:\n  - { path: /hello, handler: greeting }\nhandlers: { greeting: { text: hi } }\n")
+        let application = try load(
+            "routes:\n  - { path: /hello, handler: greeting }\nhandlers: { greeting: { text: hi } }\n")
         func answer(_ request: GatewayRequest) -> GatewayResponse {
             application.exchange(for: request).respond()
         }
@@ -85,7 +87,8 @@ struct GreetingHandler: GatewayHandler {
     }
 
     @Test func theFrontCanAnswerATimeoutThroughTheSameChain() throws {
-        let application = try load("routes:\n  - { path: /hello, handler: greeting }\nhandlers: { greeting: { text: hi } }\n")
+        let application = try load(
+            "routes:\n  - { path: /hello, handler: greeting }\nhandlers: { greeting: { text: hi } }\n")
         let request = GatewayRequest(method: .get, path: "/hello", headers: [("HTTP_X_REQUEST_ID", "late")])
         let exchange = application.exchange(for: request)
         let response = exchange.respond(failingWith: .timeout)

@@ -38,6 +38,15 @@ import Testing
         }
     }
 
+    /// Fails to set up without saying why (no problem reported, none thrown).
+    struct Quiet: GatewayHandler {
+        static let name = "spy"
+        init(_ setup: HandlerSetup, needs: NoNeeds) throws { throw ConfigProblems([]) }
+        func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+            GatewayResponse(status: 204)
+        }
+    }
+
     private func load(_ registry: HandlerRegistry, environment: [String: String] = [:], metrics: GatewayMetrics)
         throws(ConfigProblems) -> GatewayApplication
     {
@@ -81,13 +90,32 @@ import Testing
         _ = try load(HandlerRegistry([.module(Spy.self)]), metrics: metrics)
         let setup = try #require(Self.setups.withLock { $0.last })
         #expect(!(setup.metricsFactory is PrometheusMetricsFactory))
-        let forged = Counter(label: "storegate_downloads_granted_total", factory: setup.metricsFactory)
-        forged.increment(by: 1000)
-        let own = Counter(label: "spy_sightings_total", factory: setup.metricsFactory)
-        own.increment()
+        #expect(Mirror(reflecting: setup.metricsFactory).children.isEmpty, "the gateway's factory is a child")
+        // Spelt as the gateway's series, or as what the exposition turns into one (`-` becomes `_` there).
+        for label in ["storegate_downloads_granted_total", "storegate-downloads_granted_total"] {
+            Counter(label: label, factory: setup.metricsFactory).increment(by: 1000)
+        }
+        Counter(label: "spy_sightings_total", factory: setup.metricsFactory).increment()
         let text = String(decoding: metrics.exposition(stats: GatewayStats()), as: UTF8.self)
-        #expect(text.contains("handler_storegate_downloads_granted_total 1000"), "\(text)")
-        #expect(!text.contains("\nstoregate_downloads_granted_total 1000"))
-        #expect(text.contains("spy_sightings_total 1"))
+        #expect(text.contains("handler_storegate_downloads_granted_total 2000"), "\(text)")
+        #expect(!text.contains("\nstoregate_downloads_granted_total"))
+        #expect(text.contains("\nhandler_spy_sightings_total 1"))
+    }
+
+    @Test func aHandlerThatFailsToSetUpWithoutSayingWhyFailsTheLoad() {
+        #expect {
+            try load(HandlerRegistry([.module(Quiet.self)]), metrics: GatewayMetrics())
+        } throws: { error in
+            (error as? ConfigProblems)?.problems.map(\.description)
+                == ["routes[0].handler: spy could not be set up, and did not say why"]
+        }
+    }
+
+    @Test func theGeneratedRegistryMountsHandlerTypesAndNamesWhatIsNotOne() {
+        let registry = HandlerRegistry(types: [Spy.self, String.self])
+        #expect(registry.module(named: "spy")?.typeName == String(reflecting: Spy.self))
+        #expect(
+            registry.problems.map(\.description)
+                == ["handler module Swift.String: is neither a GatewayHandler nor a ContentHandler"])
     }
 }

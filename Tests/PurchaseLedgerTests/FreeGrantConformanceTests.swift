@@ -27,10 +27,15 @@ import Testing
         #expect(held.first?.purchaseKey == .freeGrant("grant-00000000000000a1"))
         #expect(held.first?.purchaseKey.isFreeGrant == true)
         #expect(held.first?.firstSource == .grant)
-        #expect(try other.originals(of: "grant-00000000000000a1").map(\.originalTransactionId) == ["grant-00000000000000a1"])
+        #expect(
+            try other.originals(of: "grant-00000000000000a1").map(\.originalTransactionId) == ["grant-00000000000000a1"]
+        )
         let events = try other.bindingEvents(environment: "Production", originalTransactionId: "grant-00000000000000a1")
         #expect(events.map(\.origin) == [.grant])
-        #expect(try other.freeGrants(.id("grant-00000000000000a1")) == [Self.grant("grant-00000000000000a1", account: "reader-7")])
+        #expect(
+            try other.freeGrants(.id("grant-00000000000000a1")) == [
+                Self.grant("grant-00000000000000a1", account: "reader-7")
+            ])
         // The same id again is refused, and nothing of it is recorded twice.
         #expect(throws: LedgerError.self) { try ledger.recordGrant(Self.grant("grant-00000000000000a1")) }
         #expect(try other.counts().purchases == 1)
@@ -41,7 +46,8 @@ import Testing
         let (ledger, _) = try subject.open()
         try ledger.recordGrant(Self.grant("grant-00000000000000b1", account: "reader-7"))
         let revokedAt = Self.now.addingTimeInterval(60)
-        let revoked = try #require(try ledger.revokeGrant("grant-00000000000000b1", by: "bob", reason: "leaked", at: revokedAt))
+        let revoked = try #require(
+            try ledger.revokeGrant("grant-00000000000000b1", by: "bob", reason: "leaked", at: revokedAt))
         #expect(revoked.revokedAt == revokedAt)
         #expect(revoked.revokedBy == "bob")
         #expect(revoked.revokeReason == "leaked")
@@ -75,8 +81,10 @@ import Testing
             try ledger.freeGrants(.about(environment: "Production", originalTransactionId: "grant-00000000000000c3"))
                 .map(\.id) == ["grant-00000000000000c3"])
         let soon = Self.now.addingTimeInterval(60)
-        #expect(try ledger.freeGrants(.active(at: soon)).map(\.id) == ["grant-00000000000000c1", "grant-00000000000000c2"])
-        #expect(try ledger.freeGrants(.active(at: soon.addingTimeInterval(7_200))).map(\.id) == ["grant-00000000000000c1"])
+        #expect(
+            try ledger.freeGrants(.active(at: soon)).map(\.id) == ["grant-00000000000000c1", "grant-00000000000000c2"])
+        #expect(
+            try ledger.freeGrants(.active(at: soon.addingTimeInterval(7_200))).map(\.id) == ["grant-00000000000000c1"])
         #expect(try ledger.freeGrants(.all).count == 3)
     }
 }

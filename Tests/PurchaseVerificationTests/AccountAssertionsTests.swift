@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCore
+import GatewayHandlerAPI
 import PurchaseLedger
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayHandlerAPI
 import PurchaseVerification
 import Testing
 

@@ -33,7 +33,8 @@ import Testing
         }
         #expect(throws: GatewayError.badRequest("Authorization must be \"Bearer <download token>\".")) {
             try stores.credential(
-                contentRequest: GatewayRequest(method: .get, path: "/", headers: [("HTTP_AUTHORIZATION", "Basic eA==")]))
+                contentRequest: GatewayRequest(method: .get, path: "/", headers: [("HTTP_AUTHORIZATION", "Basic eA==")])
+            )
         }
         #expect(throws: GatewayError.badRequest("The body must carry a credential.")) {
             try stores.credential(
@@ -94,7 +95,8 @@ import Testing
         _ = try fixture.recordedBy([Self.refund(of: "p1", id: "51")], source: .verify, context: context)
         #expect(counting.writes == 2)
         #expect(
-            try counting.purchases(environment: "Production", originalTransactionId: "51").first?.cancellationDate != nil)
+            try counting.purchases(environment: "Production", originalTransactionId: "51").first?.cancellationDate
+                != nil)
         // A sandbox transaction with the same id is another transaction.
         _ = try fixture.recordedBy(
             [Self.transaction("p1", id: "51")], environment: "Sandbox", source: .verify, context: context)
@@ -151,7 +153,8 @@ struct Fixture {
             contentRoot: "/tmp", version: "test")
         self.ledger = try ledger ?? Self.openLedger()
         let stores = StoreBackends(backends: backends + [scripted], stores: [])
-        recorder = PurchaseRecorder(stores: stores, catalog: catalog, ledger: self.ledger, tokens: tokens, accounts: nil)
+        recorder = PurchaseRecorder(
+            stores: stores, catalog: catalog, ledger: self.ledger, tokens: tokens, accounts: nil)
         let deliveries = ContentDeliveries(
             section: ConfigReader(document: .null, baseDirectory: "/tmp", environment: [:]), catalog: catalog,
             metricsFactory: NOOPMetricsHandler.instance)
@@ -172,7 +175,8 @@ struct Fixture {
         context: RequestContext
     ) throws -> VerifiedPurchases {
         scripted.next.withLock {
-            $0 = StorePurchases(status: 0, environment: environment, bundleId: "com.example", transactions: transactions)
+            $0 = StorePurchases(
+                status: 0, environment: environment, bundleId: "com.example", transactions: transactions)
         }
         return try recorder.verify(.downloadToken("scripted"), source: source, context: context)
     }

@@ -138,7 +138,8 @@ enum Attacks {
                     }
                 }
                 """,
-            refusedBy: .compiler, refusal: "'Provision<Value>' initializer is inaccessible due to 'package' protection level"),
+            refusedBy: .compiler,
+            refusal: "'Provision<Value>' initializer is inaccessible due to 'package' protection level"),
         Attack(
             name: "granting purchases: the provider behind the capabilities",
             source: """
@@ -150,7 +151,8 @@ enum Attacks {
             source: """
                 let forged = Entitlement(productId: "p", originalTransactionId: "1", expiresDate: nil)
                 """,
-            refusedBy: .compiler, refusal: "'Entitlement' initializer is inaccessible due to 'package' protection level"),
+            refusedBy: .compiler, refusal: "'Entitlement' initializer is inaccessible due to 'package' protection level"
+        ),
     ]
 
     /// 3. A handler finds someone else's purchase and issues a token for it.
@@ -164,7 +166,8 @@ enum Attacks {
                     return DownloadToken(token: purchase.originalTransactionId, expires: .distantFuture)
                 }
                 """,
-            refusedBy: .compiler, refusal: "'DownloadToken' initializer is inaccessible due to 'package' protection level"),
+            refusedBy: .compiler,
+            refusal: "'DownloadToken' initializer is inaccessible due to 'package' protection level"),
         Attack(
             name: "looking up others: the support lookup with the ledger behind it",
             source: """
@@ -186,7 +189,8 @@ enum Attacks {
                         .scoped("tokens").string("secret")
                 }
                 """,
-            refusedBy: .compiler, refusal: "'ConfigReader' initializer is inaccessible due to 'package' protection level"),
+            refusedBy: .compiler,
+            refusal: "'ConfigReader' initializer is inaccessible due to 'package' protection level"),
         Attack(
             name: "reading secrets: the config file parsed again",
             source: """
@@ -265,7 +269,8 @@ enum Attacks {
                 """,
             refusedBy: .compiler, refusal: "argument passed to call that takes no arguments"),
         Attack(
-            name: "escaping entitlements: content for a request of the handler's making (a HEAD, so nothing is recorded)",
+            name:
+                "escaping entitlements: content for a request of the handler's making (a HEAD, so nothing is recorded)",
             source: """
                 func quiet(_ entitlement: borrowing VerifiedEntitlement, _ request: GatewayRequest) throws -> GatewayResponse {
                     var head = request
@@ -371,7 +376,8 @@ enum Attacks {
                     name: "free", kind: .plain, methods: [.get], servesSubpaths: true, needs: "",
                     make: { _, _ in fatalError() })
                 """,
-            refusedBy: .compiler, refusal: "'HandlerModule' initializer is inaccessible due to 'private' protection level"),
+            refusedBy: .compiler,
+            refusal: "'HandlerModule' initializer is inaccessible due to 'private' protection level"),
         Attack(
             name: "forging the seam: the API's internals through a testable import",
             source: """
@@ -395,12 +401,72 @@ enum Attacks {
             refusedBy: .registry, refusal: "names GatewayCore, a module of this package"),
     ]
 
+    /// A handler module whose public extensions are more specific overloads of what the app calls (found by a
+    /// second reviewer who had not seen the design): the environment merged at load, the arguments of the
+    /// command line, the gauge made with the gateway's own metrics factory, the catalog's paths, the services'
+    /// `Result`s, and the registry's own `HandlerModule.module(_:)` for the routes that verify, deliver, take
+    /// notifications, list an account's holdings or look up purchases. Each body here is a stand-in: what
+    /// matters is whether the app's code calls it.
+    static let hijacker = """
+        import CoreMetrics
+        import GatewayHandlerAPI
+
+        extension Dictionary where Key == String, Value == String {
+            public func merging(
+                _ other: [String: String], uniquingKeysWith combine: (String, String) throws -> String
+            ) rethrows -> [String: String] { ["STOREGATE_APPLE_PRODUCTION_URL": "https://attacker.example"] }
+        }
+
+        extension Array where Element == String {
+            public init(_ slice: ArraySlice<String>) { self = ["grant", "give"] }
+        }
+
+        extension Gauge {
+            public convenience init(label: String, factory: any MetricsFactory) {
+                self.init(label: label, dimensions: [], factory: factory)
+            }
+        }
+
+        extension ConfigReader {
+            public func path(_ key: String) -> String? { "/tmp/attacker-catalog.yaml" }
+            public func path(_ key: String, default defaultValue: String) -> String? { "/" }
+        }
+
+        extension Result where Failure == any Error {
+            public init(catching body: () throws -> Success) { self = .failure(CancellationError()) }
+        }
+
+        extension HandlerModule {
+            public static func module<H: GatewayHandler>(_ handler: H.Type) -> HandlerModule
+            where H.Needs == PurchaseVerifier { .module(BypassPlugin.self) }
+            public static func module<H: GatewayHandler>(_ handler: H.Type) -> HandlerModule
+            where H.Needs == NotificationIntake { .module(BypassPlugin.self) }
+            public static func module<H: GatewayHandler>(_ handler: H.Type) -> HandlerModule
+            where H.Needs == AccountHoldings { .module(BypassPlugin.self) }
+            public static func module<H: GatewayHandler>(_ handler: H.Type) -> HandlerModule
+            where H.Needs == SupportDesk { .module(BypassPlugin.self) }
+            public static func module<H: ContentHandler>(_ handler: H.Type) -> HandlerModule
+            where H.Needs == Catalog { .module(BypassPlugin.self) }
+        }
+
+        public struct BypassPlugin: GatewayHandler {
+            public static let name = "bypass"
+            public init(_ setup: HandlerSetup, needs: NoNeeds) {}
+            public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+                GatewayResponse(status: 204)
+            }
+        }
+        """
+
     /// What the registry's check reads past: a module named on another line, behind a comment or a semicolon,
     /// in backticks, after a form feed or a lone CR; attributes that widen an import or reach a symbol by name.
     /// (Found by a reviewer who had not seen the design.)
     static let hidingFromTheRegistry = [
         ("the attribute on a line of its own", "@testable\nimport `GatewayCore`", "uses @testable"),
-        ("a comment after the attribute", "@testable /* the registry stops reading here */ import GatewayCore", "uses @testable"),
+        (
+            "a comment after the attribute", "@testable /* the registry stops reading here */ import GatewayCore",
+            "uses @testable"
+        ),
         ("a spaced SPI before it", "@_spi( Anything ) @testable import GatewayCore", "uses @_spi"),
         ("a comment glued to the import", "@testable import/**/GatewayCore", "uses @testable"),
         ("a second import after a semicolon", "let one = 1; @testable import GatewayCore", "uses @testable"),
@@ -410,15 +476,24 @@ enum Attacks {
         ("the API itself, split", "@testable\nimport GatewayHandlerAPI", "uses @testable"),
         ("the module on the next line", "@testable import\n    GatewayCore", "uses @testable"),
         ("a space after the at sign", "@ testable import GatewayHandlerAPI", "uses @testable"),
-        ("a plain import in backticks", "import `GatewayConcurrency`", "names GatewayConcurrency, a module of this package"),
+        (
+            "a plain import in backticks", "import `GatewayConcurrency`",
+            "names GatewayConcurrency, a module of this package"
+        ),
         ("a system library behind a comment", "import/**/CLibPQ", "names CLibPQ, a module of this package"),
         (
             "a package setter reached by its symbol",
             "@_silgen_name(\"$s11GatewayCore0A8ResponseV8deliveryAA15ContentDeliveryVSgvs\") func setDelivery()",
             "uses @_silgen_name"
         ),
-        ("a function replaced at run time", "@_dynamicReplacement(for: respond) func mine() {}", "uses @_dynamicReplacement"),
-        ("a private import of a source file", "@_private(sourceFile: \"ContentRoute.swift\") import GatewayHandlerAPI", "uses @_private"),
+        (
+            "a function replaced at run time", "@_dynamicReplacement(for: respond) func mine() {}",
+            "uses @_dynamicReplacement"
+        ),
+        (
+            "a private import of a source file",
+            "@_private(sourceFile: \"ContentRoute.swift\") import GatewayHandlerAPI", "uses @_private"
+        ),
     ].map { name, source, refusal in
         Attack(name: "hiding from the registry: \(name)", source: source, refusedBy: .registry, refusal: refusal)
     }

@@ -17,6 +17,17 @@ import Testing
         #expect(checked.succeeded, "\(checked.output)")
     }
 
+    /// A handler module's code runs only as the handler it registers: its extensions bind nowhere in the app,
+    /// not even in the registry that imports it. Built with the features off once, to show the check sees a
+    /// binding where there is one.
+    @Test func aHandlerModulesExtensionsBindNowhereInTheApp() throws {
+        let check = try AppBindingCheck()
+        let unguarded = try check.bindings(of: Attacks.hijacker, withoutFeature: "MemberImportVisibility")
+        #expect(unguarded.contains { $0.contains("merging") }, "\(unguarded)")
+        let bindings = try check.bindings(of: Attacks.hijacker)
+        #expect(bindings.isEmpty, "\(bindings.joined(separator: "\n"))")
+    }
+
     @Test(arguments: Attacks.all)
     func anAttackIsRefused(_ attack: Attacks.Attack) throws {
         let source = Attacks.header + attack.source

@@ -1,4 +1,5 @@
 import AppStoreSignedData
+import CoreFoundation
 import Foundation
 import SignedTestData
 

@@ -6,7 +6,8 @@ import Synchronization
 
 /// `GET /accel-header`: a plain handler that answers with every header that would have a web server send a file
 /// in its place (nginx's `X-Accel-Redirect`, also smuggled in a header's name after a colon; `X-Sendfile` and
-/// its kin), and a local `Location` (also behind a space) a CGI web server would serve in the gateway's place.
+/// its kin), and a local `Location` (also behind a space, a vertical tab or a form feed, which Apache skips) a CGI
+/// web server would serve in the gateway's place.
 /// With `?error`, the same headers come with a thrown error.
 public struct AccelHeaderHandler: GatewayHandler {
     public static let name = "accel-header"
@@ -17,7 +18,8 @@ public struct AccelHeaderHandler: GatewayHandler {
     static let headers: [(name: String, value: String)] = [
         ("Content-Type", "application/octet-stream"), ("X-Accel-Redirect", target), ("x-sendfile", target),
         ("X-Accel-Redirect: \(target)?", "x"), ("X-Sendfile2", "\(target) 0-"), ("X-Sendfile-Temporary", target),
-        ("X-LIGHTTPD-send-file", target), ("Location", " " + target), ("Location: \(target)?", "x"),
+        ("X-LIGHTTPD-send-file", target), ("Location", " " + target), ("Location", "\u{0B}" + target),
+        ("Location", "\u{0C}" + target), ("Location: \(target)?", "x"),
         ("X-Accel-Redirect ", target), ("Status", "206 Partial Content"), ("X-Kept", "yes"),
     ]
 

@@ -1,3 +1,4 @@
+import Foundation
 import GatewayHandlerAPI
 
 /// `/entitlement-echo/{product}`: a content route mounted the way real ones are (the App Store verifier of

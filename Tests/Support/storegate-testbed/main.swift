@@ -12,7 +12,8 @@ let registry = HandlerRegistry.compiledIn.adding([
     .module(SlowHandler.self), .module(EchoHandler.self), .module(FixtureContentHandler.self),
     .module(EntitlementEchoHandler.self), .module(AccelHeaderHandler.self), .module(StashingContentHandler.self),
     .module(ReplayHandler.self), .module(UpgradeContentHandler.self), .module(ParkingHandler.self),
-    .module(BorrowingHandler.self), .module(ReplayVerifyHandler.self),
+    .module(BorrowingHandler.self), .module(ReplayVerifyHandler.self), .module(CachingContentHandler.self),
+    .module(LabelForgingHandler.self), .module(ReflectingHandler.self), .module(SourceMirroringHandler.self),
 ])
 let cli = StoreGateCLI(
     registry: registry, stores: StoreGateCLI.compiledInStores + [FixtureVerification.self])

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Builds the app as the build does with one more handler module, `BypassPlugin`: the module, the registry the
+/// generator writes for it and the real handlers, the app module (`StoreGateApp`) and the executable's
+/// `main.swift`, the last two as SILGen; and lists every call in them that binds to a declaration of the
+/// handler module. A handler module's extensions (a more specific overload of something the app calls) must
+/// bind nowhere: its code runs only as the handler it registers.
+struct AppBindingCheck {
+    private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    private let handlerFlags: [String]
+    private let appFlags: [String]
+    private let mainFlags: [String]
+
+    init() throws {
+        handlerFlags = try PluginCompiler(like: "DownloadHandler").arguments
+        appFlags = try PluginCompiler(like: "StoreGateApp").arguments
+        mainFlags = try PluginCompiler(like: "storegate").arguments
+    }
+
+    /// The calls in the app and in `main.swift` that bind to `BypassPlugin`, compiled with the build's features,
+    /// or without `withoutFeature` (to show the check can see a binding).
+    func bindings(of source: String, withoutFeature feature: String? = nil) throws -> [String] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("app-binding-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plugin = folder.appendingPathComponent("BypassPlugin.swift")
+        try source.write(to: plugin, atomically: true, encoding: .utf8)
+        func without(_ flags: [String]) -> [String] {
+            guard let feature, let at = flags.indices.first(where: { flags[$0] == feature && $0 > 0 }) else {
+                return flags
+            }
+            return Array(flags[..<(at - 1)] + flags[(at + 1)...])
+        }
+        try run(
+            [
+                "swiftc", "-emit-module", "-emit-module-path",
+                folder.appendingPathComponent("BypassPlugin.swiftmodule").path,
+                "-module-name", "BypassPlugin", "-parse-as-library",
+            ] + handlerFlags + [plugin.path])
+        let registry = folder.appendingPathComponent("CompiledInHandlers.swift")
+        try run(try generatorArguments(output: registry, plugin: plugin), tool: generator())
+        let app = try FileManager.default.contentsOfDirectory(
+            atPath: root.appendingPathComponent("Sources/StoreGateApp").path
+        )
+        .filter { $0.hasSuffix(".swift") }.map { root.appendingPathComponent("Sources/StoreGateApp/\($0)").path }
+        let appCommand =
+            ["swiftc", "-module-name", "StoreGateApp", "-parse-as-library", "-I", folder.path]
+            + without(appFlags) + app + [registry.path]
+        let modules = folder.appendingPathComponent("modules")
+        try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
+        try run(appCommand + ["-wmo", "-emit-silgen", "-o", folder.appendingPathComponent("app.sil").path])
+        try run(
+            appCommand + [
+                "-emit-module", "-emit-module-path", modules.appendingPathComponent("StoreGateApp.swiftmodule").path,
+            ])
+        try run(
+            ["swiftc", "-module-name", "storegate", "-I", modules.path, "-I", folder.path] + without(mainFlags)
+                + [
+                    root.appendingPathComponent("Sources/storegate/main.swift").path, "-emit-silgen", "-o",
+                    folder.appendingPathComponent("main.sil").path,
+                ])
+        return try ["app.sil", "main.sil"].flatMap { file in
+            try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                .split(separator: "\n").filter { $0.contains("function_ref @") && $0.contains("12BypassPlugin") }
+                .map { "\(file): \($0.trimmingCharacters(in: .whitespaces))" }
+        }
+    }
+
+    private func generator() throws -> URL {
+        let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        return binary.deletingLastPathComponent().appendingPathComponent("HandlerRegistryGenerator")
+    }
+
+    /// The generator's command line for the real handler modules under Plugins/ and `plugin`.
+    private func generatorArguments(output: URL, plugin: URL) throws -> [String] {
+        let plugins = root.appendingPathComponent("Plugins")
+        var arguments = [
+            "--output", output.path, "--api", "GatewayHandlerAPI", "--package-modules",
+            RegistryCheck.packageModules.joined(separator: ","),
+            "--handler", "BypassPlugin", "--depends", "GatewayHandlerAPI", "--sources", plugin.path,
+        ]
+        for name in try FileManager.default.contentsOfDirectory(atPath: plugins.path).sorted()
+        where name.hasSuffix("Handler") {
+            let folder = plugins.appendingPathComponent(name)
+            let sources = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                .filter { $0.hasSuffix(".swift") }.map { folder.appendingPathComponent($0).path }
+            arguments += [
+                "--handler", name, "--depends", "GatewayHandlerAPI", "--sources", sources.joined(separator: ","),
+            ]
+        }
+        return arguments
+    }
+
+    private func run(_ arguments: [String], tool: URL = URL(fileURLWithPath: "/usr/bin/env")) throws {
+        let result = try ToolRun(tool, arguments)
+        guard result.succeeded else {
+            throw PluginCompiler.Failure(
+                description: "\(arguments.prefix(8).joined(separator: " ")) …: \(result.output.prefix(3000))")
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import CoreMetrics
+import GatewayHandlerAPI
+
+/// What a walk by `Mirror` over everything reachable from some values found: where it met a config reader, a
+/// metrics factory or a function (a closure it could cast and call), and every string it read.
+struct ReflectionFindings: Encodable {
+    var configReaders: [String] = []
+    var metricsFactories: [String] = []
+    var functions: [String] = []
+    var strings: [String] = []
+    var visited = 0
+
+    /// Walks `value` and what it holds, down to a bounded depth (classes may hold each other).
+    mutating func walk(_ value: Any, path: String, depth: Int = 0) {
+        guard depth < 16, visited < 50_000 else { return }
+        visited += 1
+        if value is ConfigReader { configReaders.append(path) }
+        if value is any MetricsFactory { metricsFactories.append(path) }
+        let typeName = "\(type(of: value))"
+        if typeName.hasPrefix("(") || typeName.hasPrefix("@"), typeName.contains("->") { functions.append(path) }
+        if let text = value as? String { strings.append(text) }
+        for (index, child) in Mirror(reflecting: value).children.enumerated() {
+            walk(child.value, path: path + "." + (child.label ?? "\(index)"), depth: depth + 1)
+        }
+    }
+}
