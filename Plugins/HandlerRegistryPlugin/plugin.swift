@@ -4,7 +4,7 @@ import PackagePlugin
 /// Generates `HandlerRegistry.compiledIn` for the target it is applied to: every module under `Plugins/`
 /// that the target depends on is a handler module whose main type carries the module's name. Before that,
 /// the generator refuses a handler module that depends on, or imports, a module of this package other than
-/// the handler API (a build error naming both). Adding a handler is a folder, its name in Package.swift, and a
+/// the handler API, or that can use macros (a build error naming both). Adding a handler is a folder, its name in Package.swift, and a
 /// route in the config.
 @main
 struct HandlerRegistryPlugin: BuildToolPlugin {
@@ -32,17 +32,39 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
             arguments += [
                 "--handler", handler.moduleName, "--depends", dependencies.joined(separator: ","),
                 "--sources", sources.map(\.path).joined(separator: ","),
+                "--macros", Self.macros(reachedBy: handler.dependencies).sorted().joined(separator: ","),
             ]
         }
-        let output = context.pluginWorkDirectoryURL.appending(path: "CompiledInHandlers.swift")
+        let output = context.pluginWorkDirectoryURL
+        let files = ["CompiledInHandlers.swift"] + handlers.map { "CompiledIn+\($0.moduleName).swift" }
         return [
             .buildCommand(
                 displayName: "Checking handler modules and generating the registry of compiled-in handlers",
                 executable: try context.tool(named: "HandlerRegistryGenerator").url,
                 arguments: ["--output", output.path] + arguments,
                 inputFiles: inputs,
-                outputFiles: [output]
+                outputFiles: files.map { output.appending(path: $0) }
             )
         ]
+    }
+
+    /// The macro modules among `dependencies` and theirs, all the way down.
+    static func macros(reachedBy dependencies: [TargetDependency]) -> Set<String> {
+        var macros: Set<String> = []
+        var seen: Set<String> = []
+        var pending = dependencies
+        while let dependency = pending.popLast() {
+            let targets: [any Target] =
+                switch dependency {
+                case .target(let target): [target]
+                case .product(let product): product.targets
+                @unknown default: []
+                }
+            for target in targets where seen.insert(target.id).inserted {
+                if let module = target as? any SourceModuleTarget, module.kind == .macro { macros.insert(target.name) }
+                pending += target.dependencies
+            }
+        }
+        return macros
     }
 }

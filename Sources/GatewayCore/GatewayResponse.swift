@@ -10,8 +10,9 @@ public struct GatewayResponse: Sendable {
     package var delivery: ContentDelivery?
     /// Facts for the request's log line that the client never sees, such as `environment` and `product`.
     public var logMetadata: Logger.Metadata = [:]
-    /// The `error.code` of an error answer, counted when the request is finished.
-    public var errorCode: ErrorCode?
+    /// The `error.code` of an error answer, counted when the request is finished. Set where a thrown
+    /// ``GatewayError`` becomes the answer, and only there: a handler's 200 does not count as the gateway's error.
+    public package(set) var errorCode: ErrorCode?
 
     public init(status: Int, headers: ResponseHeaders = [], body: [UInt8] = []) {
         self.status = status

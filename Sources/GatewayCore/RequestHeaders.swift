@@ -32,28 +32,30 @@ public struct RequestHeaders: @unchecked Sendable {  // its storage is written o
     }
 
     /// Headers written in place by `fill`, whose entries take at most `byteCount` bytes (the sum of
-    /// ``entryByteCount(name:value:)``, or a bound of it): one allocation, no growth.
-    public init(byteCount: Int, _ fill: (inout Writer) -> Void) {
+    /// ``entryByteCount(name:value:)``, or a bound of it): one allocation, no growth. The transport's: a writer
+    /// swapped with another one's in `fill` would count its bytes as this storage's, so it traps.
+    package init(byteCount: Int, _ fill: (inout Writer) -> Void) {
         guard byteCount > 0 else { return }
         let storage = unsafeDowncast(Storage.create(minimumCapacity: byteCount) { _ in 0 }, to: Storage.self)
         storage.withUnsafeMutablePointers { count, elements in
             var writer = Writer(buffer: UnsafeMutableRawBufferPointer(start: elements, count: byteCount))
             fill(&writer)
+            precondition(writer.buffer.baseAddress == UnsafeMutableRawPointer(elements), "another storage's writer")
             count.pointee = writer.offset
         }
         self.storage = storage
     }
 
     /// The bytes one header takes: its name's and value's byte counts, then both.
-    public static func entryByteCount(name: Int, value: Int) -> Int { 8 + name + value }
+    package static func entryByteCount(name: Int, value: Int) -> Int { 8 + name + value }
 
     /// Writes entries into the room ``init(byteCount:_:)`` made.
-    public struct Writer: ~Copyable {
+    package struct Writer: ~Copyable {
         fileprivate let buffer: UnsafeMutableRawBufferPointer
         fileprivate var offset = 0
 
         /// Adds a header under its CGI name.
-        public mutating func append(cgiName name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        package mutating func append(cgiName name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
             let entry = entryByteCount(name: name.count, value: value.count)
             precondition(offset + entry <= buffer.count, "more header bytes than the byte count given")
             buffer.storeBytes(

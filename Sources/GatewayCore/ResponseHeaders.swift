@@ -11,7 +11,7 @@ import GatewayText
 /// A header is dropped when it is added if its name is not an HTTP token (RFC 9110 5.6.2: no colon, space or
 /// control character, which could start another header or another line) or its value holds CR or LF (which
 /// could split the response). So is a header that tells the web server to do something in the gateway's place
-/// (`X-Accel-*`, `X-Sendfile*`, `X-LIGHTTPD-*`): only the content path answers with content, through
+/// (`X-Accel-*`, `X-Sendfile*`, `X-LIGHTTPD-*`, `X-LiteSpeed-*`, `X-Reproxy-*`): only the content path answers with content, through
 /// ``ContentDelivery``, which the transport writes. `Status`, `Content-Length` and `X-Request-Id` are dropped too:
 /// the transport writes them.
 public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
@@ -61,15 +61,15 @@ public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
     }
 
     /// These headers as content is sent with them: every header about caching (`Cache-Control` and its targeted
-    /// kinds such as `CDN-Cache-Control`, `Surrogate-Control`, `Expires`, `Pragma`) replaced by
+    /// kinds such as `CDN-Cache-Control`, `Surrogate-Control`, Akamai's `Edge-Control`, `Expires`, `Pragma`) replaced by
     /// `Cache-Control: private, no-store`, whoever set it, so that no shared cache (a CDN, a proxy; nginx passes
     /// them on with an X-Accel-Redirect) keeps one buyer's file for the next.
     package func forContent() -> ResponseHeaders {
         var kept = ResponseHeaders(
             pairs.filter { pair in
                 let name = pair.name.lowercased()
-                return !name.hasSuffix("cache-control") && name != "surrogate-control" && name != "expires"
-                    && name != "pragma"
+                return !name.hasSuffix("cache-control")
+                    && !["surrogate-control", "edge-control", "expires", "pragma"].contains(name)
             })
         kept.add("Cache-Control", "private, no-store")
         return kept
@@ -81,13 +81,16 @@ public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
     }
 
     /// Whether a header called `name` tells a web server to do something in the gateway's place, such as send a
-    /// file: nginx's `X-Accel-*` (`X-Accel-Redirect`), Apache's and lighttpd's `X-Sendfile*` (`X-Sendfile2`,
-    /// `X-Sendfile-Temporary`), lighttpd's `X-LIGHTTPD-*` (`X-LIGHTTPD-send-file`). Compared case-insensitively,
-    /// as web servers read them.
+    /// file or fetch another URL: nginx's `X-Accel-*` (`X-Accel-Redirect`), Apache's and lighttpd's `X-Sendfile*`
+    /// (`X-Sendfile2`, `X-Sendfile-Temporary`), lighttpd's `X-LIGHTTPD-*` (`X-LIGHTTPD-send-file`), LiteSpeed's
+    /// `X-LiteSpeed-*` (`X-LiteSpeed-Location`), H2O's and Perlbal's `X-Reproxy-*` (`X-Reproxy-URL`). Compared
+    /// case-insensitively, as web servers read them.
     package static func instructsWebServer(_ name: String) -> Bool {
         guard name.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "x") }) == true else { return false }
         let lowered = name.lowercased()
-        return lowered.hasPrefix("x-accel-") || lowered.hasPrefix("x-sendfile") || lowered.hasPrefix("x-lighttpd-")
+        return ["x-accel-", "x-sendfile", "x-lighttpd-", "x-litespeed-", "x-reproxy-"].contains {
+            lowered.hasPrefix($0)
+        }
     }
 
     /// Whether the transport writes the header called `name` itself: `Status`, `Content-Length`, `X-Request-Id`.

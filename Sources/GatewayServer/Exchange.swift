@@ -35,6 +35,11 @@ package final class Exchange: AnsweredExchange {
                 return response
             }
         }
+        // A web server may read a status its own way: Apache's atoi makes 4294967496 a 200 (and a local redirect).
+        if !(100...599).contains(response.status) {
+            context.logger.error("a handler answered with a status that is not an HTTP status; refused")
+            response = respond(failingWith: .internalError)
+        }
         Self.dropLocalRedirect(from: &response)
         if response.delivery != nil { response.headers = response.headers.forContent() }
         return response

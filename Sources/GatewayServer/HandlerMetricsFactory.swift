@@ -13,24 +13,30 @@ struct HandlerMetricsFactory: MetricsFactory, CustomReflectable {
 
     private func own(_ label: String) -> String { "handler_" + label }
 
+    /// `dimensions` without the names Prometheus keeps for histograms and summaries (`le`, `quantile`): one of
+    /// those on a handler's series made the whole scrape unreadable, the gateway's series too.
+    private func own(_ dimensions: [(String, String)]) -> [(String, String)] {
+        dimensions.map { name, value in (name == "le" || name == "quantile" ? "handler_" + name : name, value) }
+    }
+
     func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
-        base.makeCounter(label: own(label), dimensions: dimensions)
+        base.makeCounter(label: own(label), dimensions: own(dimensions))
     }
 
     func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
-        base.makeFloatingPointCounter(label: own(label), dimensions: dimensions)
+        base.makeFloatingPointCounter(label: own(label), dimensions: own(dimensions))
     }
 
     func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
-        base.makeMeter(label: own(label), dimensions: dimensions)
+        base.makeMeter(label: own(label), dimensions: own(dimensions))
     }
 
     func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
-        base.makeRecorder(label: own(label), dimensions: dimensions, aggregate: aggregate)
+        base.makeRecorder(label: own(label), dimensions: own(dimensions), aggregate: aggregate)
     }
 
     func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
-        base.makeTimer(label: own(label), dimensions: dimensions)
+        base.makeTimer(label: own(label), dimensions: own(dimensions))
     }
 
     func destroyCounter(_ handler: any CounterHandler) { base.destroyCounter(handler) }

@@ -5,6 +5,9 @@ import Foundation
 /// content files); `@testable` or `@_private` would open the API's own internals (every module of a debug build
 /// is compiled for testing), and `@_silgen_name`, `@_extern` or `@_dynamicReplacement` would reach them by symbol.
 ///
+/// A handler module may not use macros (its dependencies, direct or not, include no macro module): the code
+/// a macro writes is not in the sources this check reads, and could name anything.
+///
 /// The check reads words, not Swift: any mention of such a module's name or such an attribute, in code,
 /// a comment or a string, is refused, so no layout (attributes and names on other lines, comments between
 /// them, semicolons, backticks, unusual whitespace) slips an import past it, and the price is at worst a
@@ -25,6 +28,11 @@ struct HandlerCheck {
                 "error: handler module \(handler.name) depends on \(dependency), a module of this package; a handler "
                     + "module depends on \(api) alone (and on packages outside this one), and is handed the "
                     + "capabilities it declares")
+        }
+        for macro in handler.macros {
+            refusals.append(
+                "error: handler module \(handler.name) can use the macros of \(macro); what a macro writes is not "
+                    + "in the module's sources, where this check reads what a handler module names")
         }
         for file in handler.sources {
             guard let data = FileManager.default.contents(atPath: file) else {

@@ -5,6 +5,8 @@ struct Invocation {
         let name: String
         var dependencies: [String] = []
         var sources: [String] = []
+        /// The macro modules among everything it depends on, directly or not.
+        var macros: [String] = []
     }
 
     struct Problem: Error, CustomStringConvertible {
@@ -29,13 +31,13 @@ struct Invocation {
             case "--api": api = try value(of: option)
             case "--package-modules": packageModules = Set(list(try value(of: option)))
             case "--handler": handlers.append(Handler(name: try value(of: option)))
-            case "--depends", "--sources":
+            case "--depends", "--sources", "--macros":
                 guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }
                 let values = list(try value(of: option))
-                if option == "--depends" {
-                    handlers[handlers.count - 1].dependencies = values
-                } else {
-                    handlers[handlers.count - 1].sources = values
+                switch option {
+                case "--depends": handlers[handlers.count - 1].dependencies = values
+                case "--sources": handlers[handlers.count - 1].sources = values
+                default: handlers[handlers.count - 1].macros = values
                 }
             default: throw Problem(description: "unknown option \(option)")
             }

@@ -1,11 +1,11 @@
 import Foundation
 
-// Usage: HandlerRegistryGenerator [--output FILE] --api MODULE --package-modules M1,M2,...
-//            [--handler NAME --depends D1,D2,... --sources FILE1,FILE2,...]...
-// Checks that every handler module depends on and imports no module of this package but the handler API, then
-// (with --output) writes a Swift file that imports each handler module and lists its main type (named like
-// the module) for the registry, which mounts a plain handler as itself and a content handler behind
-// verification. A refusal is printed as compiler diagnostics (FILE:LINE: error: ...) and exits 1, so it fails
+// Usage: HandlerRegistryGenerator [--output FOLDER] --api MODULE --package-modules M1,M2,...
+//            [--handler NAME --depends D1,D2,... --sources FILE1,FILE2,... [--macros M1,...]]...
+// Checks that every handler module depends on and imports no module of this package but the handler API, and
+// uses no macros, then (with --output) writes the registry's Swift files into FOLDER: one per handler module
+// that names its main type (named like the module), and the list the registry mounts (a plain handler as itself,
+// a content handler behind verification). A refusal is printed as compiler diagnostics (FILE:LINE: error: ...) and exits 1, so it fails
 // the build with the handler's name and the module it must not reach.
 let invocation: Invocation
 do {
@@ -22,9 +22,11 @@ guard refusals.isEmpty else {
     exit(1)
 }
 if let output = invocation.output {
-    let source = RegistrySource.render(handlers: invocation.handlers.map(\.name))
-    // Rewrite only on change, so an unchanged registry does not recompile its module.
-    if (try? String(contentsOfFile: output, encoding: .utf8)) != source {
-        try source.write(toFile: output, atomically: true, encoding: .utf8)
+    for (file, source) in RegistrySource.render(handlers: invocation.handlers.map(\.name)) {
+        let path = output + "/" + file
+        // Rewrite only on change, so an unchanged registry does not recompile its module.
+        if (try? String(contentsOfFile: path, encoding: .utf8)) != source {
+            try source.write(toFile: path, atomically: true, encoding: .utf8)
+        }
     }
 }

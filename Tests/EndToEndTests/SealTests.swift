@@ -9,7 +9,7 @@ extension EndToEnd {
         /// The headers that would have a web server send a file, or serve a path, in the gateway's place.
         static let webServerHeaders = [
             "X-Accel-Redirect", "X-Sendfile", "X-Sendfile2", "X-Sendfile-Temporary", "X-LIGHTTPD-send-file",
-            "Location",
+            "X-LiteSpeed-Location", "X-Reproxy-URL", "Location",
         ]
 
         @Test(arguments: ["", "?error"])
@@ -34,9 +34,23 @@ extension EndToEnd {
                 let name = line.prefix { $0 != ":" }.lowercased()
                 #expect(!name.contains(" "), "\(line)")
                 #expect(!["x-accel-redirect", "x-sendfile", "x-sendfile2", "location"].contains(name), "\(line)")
-                #expect(!name.hasPrefix("x-lighttpd"), "\(line)")
+                #expect(!["x-lighttpd", "x-litespeed", "x-reproxy"].contains { name.hasPrefix($0) }, "\(line)")
             }
             #expect(head.components(separatedBy: "\r\n").filter { $0.hasPrefix("Status:") }.count == 1, "\(head)")
+        }
+
+        /// A status a web server may read as another (Apache's `atoi` makes 4294967496 a 200) is not sent.
+        @Test func aStatusThatIsNotAnHTTPStatusIsNeverSent() throws {
+            let deployment = try Deployment(
+                GatewaySetup(binary: Binaries.testbed, routes: [("/v1/accel-header", "accel-header")]))
+            defer { deployment.stop() }
+            let answer = try deployment.request("/v1/accel-header?status")
+            #expect(answer.status == 500, "\(answer.text)")
+            #expect(answer.errorCode == "internal_error", "\(answer.text)")
+            let raw = try Self.rawAnswer(
+                "env REQUEST_METHOD=GET REQUEST_URI=/v1/accel-header QUERY_STRING=status", deployment)
+            #expect(raw.hasPrefix("Status: 500"), "\(raw.prefix(200))")
+            #expect(!raw.contains("4294967496"), "\(raw.prefix(200))")
         }
 
         @Test(arguments: ["x-accel", "stream"])
@@ -126,8 +140,10 @@ extension EndToEnd {
             #expect(answer.status == 200, "\(answer.text)")
             #expect(SampleContent.sha256(answer.body) == SampleContent.issueSHA256)
             #expect(answer.header("Cache-Control") == "private, no-store", "\(answer.headers)")
-            for name in ["CDN-Cache-Control", "Cloudflare-CDN-Cache-Control", "Surrogate-Control", "Expires", "Pragma"]
-            {
+            for name in [
+                "CDN-Cache-Control", "Cloudflare-CDN-Cache-Control", "Surrogate-Control", "Edge-Control", "Expires",
+                "Pragma",
+            ] {
                 #expect(answer.header(name) == nil, "\(name) reached the client: \(answer.headers)")
             }
             #expect(answer.header("Content-Type") == "application/pdf", "the handler's other headers go out")
@@ -140,7 +156,7 @@ extension EndToEnd {
             let head = (raw.components(separatedBy: "\r\n\r\n").first ?? raw).lowercased()
             let caching = head.components(separatedBy: "\r\n").filter {
                 $0.hasPrefix("expires:") || $0.hasPrefix("pragma:") || $0.hasPrefix("surrogate-control:")
-                    || $0.prefix { $0 != ":" }.hasSuffix("cache-control")
+                    || $0.hasPrefix("edge-control:") || $0.prefix { $0 != ":" }.hasSuffix("cache-control")
             }
             #expect(caching == ["cache-control: private, no-store"], "\(head)")
         }
@@ -158,10 +174,14 @@ extension EndToEnd {
                 Set(forged.map { $0.prefix { $0 != " " && $0 != "{" } })
                     == [
                         "handler_storegate_downloads_granted_total", "handler_storegate_requests_total",
-                        "handler_process_open_fds",
+                        "handler_process_open_fds", "handler_forged_buckets", "handler_forged_quantiles",
                     ], "\(forged)")
             #expect(
                 !exposition.contains("\nstoregate_downloads_granted_total"), "the handler made the gateway's series")
+            // `le` belongs to a histogram's buckets and `quantile` to a summary's: a scraper refuses the whole
+            // exposition when another series carries one.
+            #expect(forged.contains { $0.hasPrefix(#"handler_forged_buckets{handler_le="+Inf"}"#) }, "\(forged)")
+            #expect(forged.contains { $0.hasPrefix(#"handler_forged_quantiles{handler_quantile="0.5"}"#) }, "\(forged)")
         }
 
         @Test func nothingAHandlerReflectsOnLeadsToTheConfigTheGatewaysMetricsOrAService() throws {

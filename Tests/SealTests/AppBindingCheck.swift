@@ -6,8 +6,11 @@ import Foundation
 /// handler module. A handler module's extensions (a more specific overload of something the app calls) must
 /// bind nowhere: its code runs only as the handler it registers.
 struct AppBindingCheck {
-    private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
+    /// The folder of the handler modules.
+    static let plugins = root.appendingPathComponent("Plugins")
+    private var root: URL { Self.root }
     private let handlerFlags: [String]
     private let appFlags: [String]
     private let mainFlags: [String]
@@ -18,9 +21,18 @@ struct AppBindingCheck {
         mainFlags = try PluginCompiler(like: "storegate").arguments
     }
 
-    /// The calls in the app and in `main.swift` that bind to `BypassPlugin`, compiled with the build's features,
-    /// or without `withoutFeature` (to show the check can see a binding).
-    func bindings(of source: String, withoutFeature feature: String? = nil) throws -> [String] {
+    /// What the app built with `BypassPlugin` turned out to be.
+    struct Built {
+        /// The calls in the app and in `main.swift` that bind to `BypassPlugin`.
+        let bindings: [String]
+        /// The types the generated registry lists, by their type names in SIL (`VerifyHandler.Type`).
+        let registered: [String]
+    }
+
+    /// The app built with `source` as `BypassPlugin`, with the build's features or without `withoutFeature` (to
+    /// show the check can see a binding); with `readable: false` the registry's check is given none of the
+    /// module's sources, as it never sees what a macro writes.
+    func build(_ source: String, withoutFeature feature: String? = nil, readable: Bool = true) throws -> Built {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("app-binding-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -38,15 +50,18 @@ struct AppBindingCheck {
                 folder.appendingPathComponent("BypassPlugin.swiftmodule").path,
                 "-module-name", "BypassPlugin", "-parse-as-library",
             ] + handlerFlags + [plugin.path])
-        let registry = folder.appendingPathComponent("CompiledInHandlers.swift")
-        try run(try generatorArguments(output: registry, plugin: plugin), tool: generator())
+        let registry = folder.appendingPathComponent("registry")
+        try FileManager.default.createDirectory(at: registry, withIntermediateDirectories: true)
+        try run(try generatorArguments(output: registry, plugin: readable ? plugin : nil), tool: generator())
+        let registryFiles = try FileManager.default.contentsOfDirectory(atPath: registry.path)
+            .map { registry.appendingPathComponent($0).path }
         let app = try FileManager.default.contentsOfDirectory(
             atPath: root.appendingPathComponent("Sources/StoreGateApp").path
         )
         .filter { $0.hasSuffix(".swift") }.map { root.appendingPathComponent("Sources/StoreGateApp/\($0)").path }
         let appCommand =
             ["swiftc", "-module-name", "StoreGateApp", "-parse-as-library", "-I", folder.path]
-            + without(appFlags) + app + [registry.path]
+            + without(appFlags) + app + registryFiles
         let modules = folder.appendingPathComponent("modules")
         try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
         try run(appCommand + ["-wmo", "-emit-silgen", "-o", folder.appendingPathComponent("app.sil").path])
@@ -60,11 +75,26 @@ struct AppBindingCheck {
                     root.appendingPathComponent("Sources/storegate/main.swift").path, "-emit-silgen", "-o",
                     folder.appendingPathComponent("main.sil").path,
                 ])
-        return try ["app.sil", "main.sil"].flatMap { file in
-            try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-                .split(separator: "\n").filter { $0.contains("function_ref @") && $0.contains("12BypassPlugin") }
+        let sil = try ["app.sil", "main.sil"].map {
+            (
+                file: $0,
+                lines: try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8).split(separator: "\n")
+            )
+        }
+        let bindings = sil.flatMap { file, lines in
+            lines.filter { $0.contains("function_ref @") && $0.contains("12BypassPlugin") }
                 .map { "\(file): \($0.trimmingCharacters(in: .whitespaces))" }
         }
+        // The metatypes made in the registry's one-time initialisers (`CompiledInHandlers.<module>`).
+        var registered: [String] = []
+        var inRegistry = false
+        for line in sil[0].lines {
+            if line.hasPrefix("sil ") { inRegistry = line.contains("18CompiledInHandlersO") }
+            if inRegistry, let range = line.range(of: "metatype $@thick ") {
+                registered.append(String(line[range.upperBound...].prefix { $0 != " " }))
+            }
+        }
+        return Built(bindings: bindings, registered: registered)
     }
 
     private func generator() throws -> URL {
@@ -73,12 +103,12 @@ struct AppBindingCheck {
     }
 
     /// The generator's command line for the real handler modules under Plugins/ and `plugin`.
-    private func generatorArguments(output: URL, plugin: URL) throws -> [String] {
-        let plugins = root.appendingPathComponent("Plugins")
+    private func generatorArguments(output: URL, plugin: URL?) throws -> [String] {
+        let plugins = Self.plugins
         var arguments = [
             "--output", output.path, "--api", "GatewayHandlerAPI", "--package-modules",
             RegistryCheck.packageModules.joined(separator: ","),
-            "--handler", "BypassPlugin", "--depends", "GatewayHandlerAPI", "--sources", plugin.path,
+            "--handler", "BypassPlugin", "--depends", "GatewayHandlerAPI", "--sources", plugin?.path ?? "",
         ]
         for name in try FileManager.default.contentsOfDirectory(atPath: plugins.path).sorted()
         where name.hasSuffix("Handler") {

@@ -17,6 +17,8 @@ enum Attacks {
         let refusal: String
         /// The package modules the plugin declares it depends on (for the registry).
         var dependencies: [String] = []
+        /// The macro modules the plugin's dependencies reach (for the registry).
+        var macros: [String] = []
 
         var testDescription: String { name }
     }
@@ -69,7 +71,7 @@ enum Attacks {
 
     static let all =
         servingFiles + grantingPurchases + lookingUpOthers + readingSecrets + escapingEntitlements
-        + verifyingAndServing + forgingTheSeam + hidingFromTheRegistry
+        + verifyingAndServing + forgingTheSeam + hidingFromTheRegistry + [writtenByAMacro]
 
     /// 1. A plain handler serves a content file.
     static let servingFiles = [
@@ -457,6 +459,31 @@ enum Attacks {
             }
         }
         """
+
+    /// A handler module that declares, under the names of the handler modules that verify and list holdings,
+    /// its own handler, hoping the registry lists it in their places (found by a third reviewer, with a macro
+    /// from an outside package writing the declarations where the registry's check does not read).
+    static let shadower = """
+        import GatewayHandlerAPI
+
+        public typealias VerifyHandler = BypassPlugin
+        public typealias EntitlementsHandler = BypassPlugin
+
+        public struct BypassPlugin: GatewayHandler {
+            public static let name = "bypass"
+            public init(_ setup: HandlerSetup, needs: NoNeeds) {}
+            public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+                GatewayResponse(status: 204)
+            }
+        }
+        """
+
+    /// A module whose code a macro writes, out of the registry check's sight: a package from outside whose macro
+    /// expands to `@testable import GatewayCore` passes every word check. (Found by a third reviewer.)
+    static let writtenByAMacro = Attack(
+        name: "hiding from the registry: code written by a macro from another package",
+        source: "@attached(peer) macro Innocent() = #externalMacro(module: \"OutsideMacros\", type: \"Innocent\")",
+        refusedBy: .registry, refusal: "can use the macros of OutsideMacros", macros: ["OutsideMacros"])
 
     /// What the registry's check reads past: a module named on another line, behind a comment or a semicolon,
     /// in backticks, after a form feed or a lone CR; attributes that widen an import or reach a symbol by name.

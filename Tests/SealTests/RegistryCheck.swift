@@ -10,12 +10,13 @@ struct RegistryCheck {
         "AppStoreSignedData", "ByteCoding", "FastCGIFront", "StoreGateApp", "CFastCGI", "CLibPQ", "AppStoreSim",
     ]
 
-    func check(_ source: String, dependencies: [String] = []) throws -> ToolRun {
+    func check(_ source: String, dependencies: [String] = [], macros: [String] = []) throws -> ToolRun {
         let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let generator = binary.deletingLastPathComponent().appendingPathComponent("HandlerRegistryGenerator")
         let arguments = [
             "--api", "GatewayHandlerAPI", "--package-modules", Self.packageModules.joined(separator: ","),
-            "--handler", "BypassPlugin", "--depends", dependencies.joined(separator: ","), "--sources",
+            "--handler", "BypassPlugin", "--depends", dependencies.joined(separator: ","), "--macros",
+            macros.joined(separator: ","), "--sources",
         ]
         return try ToolRun(generator, arguments, on: source)
     }

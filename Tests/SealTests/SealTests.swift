@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// The promise, checked as the build checks a handler module: the handler API gives a module no way to deliver
@@ -22,10 +23,20 @@ import Testing
     /// binding where there is one.
     @Test func aHandlerModulesExtensionsBindNowhereInTheApp() throws {
         let check = try AppBindingCheck()
-        let unguarded = try check.bindings(of: Attacks.hijacker, withoutFeature: "MemberImportVisibility")
+        let unguarded = try check.build(Attacks.hijacker, withoutFeature: "MemberImportVisibility").bindings
         #expect(unguarded.contains { $0.contains("merging") }, "\(unguarded)")
-        let bindings = try check.bindings(of: Attacks.hijacker)
+        let bindings = try check.build(Attacks.hijacker).bindings
         #expect(bindings.isEmpty, "\(bindings.joined(separator: "\n"))")
+    }
+
+    /// A module that declares types under other handler modules' names (as a macro can, out of the registry
+    /// check's sight) does not take their places in the registry: each real handler is registered as itself.
+    @Test func typesNamedLikeOtherHandlersDoNotTakeTheirPlaces() throws {
+        let built = try AppBindingCheck().build(Attacks.shadower, readable: false)
+        let expected =
+            try FileManager.default.contentsOfDirectory(atPath: AppBindingCheck.plugins.path)
+            .filter { $0.hasSuffix("Handler") }.map { "\($0).Type" } + ["BypassPlugin.Type"]
+        #expect(built.registered.sorted() == expected.sorted(), "\(built.registered)")
     }
 
     @Test(arguments: Attacks.all)
@@ -37,7 +48,7 @@ import Testing
             #expect(!result.succeeded, "the compiler accepted: \(attack.name)")
             #expect(result.output.contains(attack.refusal), "\(attack.name): \(result.output)")
         case .registry:
-            let result = try registry.check(source, dependencies: attack.dependencies)
+            let result = try registry.check(source, dependencies: attack.dependencies, macros: attack.macros)
             #expect(!result.succeeded, "the registry accepted: \(attack.name)")
             #expect(result.output.contains(attack.refusal), "\(attack.name): \(result.output)")
             #expect(result.output.contains("handler module BypassPlugin"), "\(result.output)")

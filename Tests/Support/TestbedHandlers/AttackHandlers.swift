@@ -7,8 +7,10 @@ import Synchronization
 /// `GET /accel-header`: a plain handler that answers with every header that would have a web server send a file
 /// in its place (nginx's `X-Accel-Redirect`, also smuggled in a header's name after a colon; `X-Sendfile` and
 /// its kin), and a local `Location` (also behind a space, a vertical tab or a form feed, which Apache skips) a CGI
-/// web server would serve in the gateway's place.
-/// With `?error`, the same headers come with a thrown error.
+/// web server would serve in the gateway's place; LiteSpeed's `X-LiteSpeed-Location` and H2O's `X-Reproxy-URL`,
+/// which have those servers send a file or fetch a URL. With `?error`, the same headers come with a thrown error;
+/// with `?status`, they come with a status that is not an HTTP status, which Apache's `atoi` reads as a 200
+/// (4294967496 is 200 modulo 2^32).
 public struct AccelHeaderHandler: GatewayHandler {
     public static let name = "accel-header"
 
@@ -20,7 +22,8 @@ public struct AccelHeaderHandler: GatewayHandler {
         ("X-Accel-Redirect: \(target)?", "x"), ("X-Sendfile2", "\(target) 0-"), ("X-Sendfile-Temporary", target),
         ("X-LIGHTTPD-send-file", target), ("Location", " " + target), ("Location", "\u{0B}" + target),
         ("Location", "\u{0C}" + target), ("Location: \(target)?", "x"),
-        ("X-Accel-Redirect ", target), ("Status", "206 Partial Content"), ("X-Kept", "yes"),
+        ("X-Accel-Redirect ", target), ("Status", "206 Partial Content"), ("X-LiteSpeed-Location", target),
+        ("X-Reproxy-URL", "http://127.0.0.1\(target)"), ("X-Kept", "yes"),
     ]
 
     public init(_ setup: HandlerSetup, needs: NoNeeds) {}
@@ -31,7 +34,8 @@ public struct AccelHeaderHandler: GatewayHandler {
                 ErrorCode("smuggled"), status: 200, message: "",
                 headers: Self.headers.map { GatewayError.Header(name: $0.name, value: $0.value) })
         }
-        return GatewayResponse(status: 200, headers: ResponseHeaders(Self.headers))
+        return GatewayResponse(
+            status: request.query == "status" ? 4_294_967_496 : 200, headers: ResponseHeaders(Self.headers))
     }
 }
 

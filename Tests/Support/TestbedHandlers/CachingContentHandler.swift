@@ -8,7 +8,8 @@ public struct CachingContentHandler: ProductInPath {
     static let headers: [(name: String, value: String)] = [
         ("Content-Type", "application/pdf"), ("Cache-Control", "public, max-age=86400"),
         ("CDN-Cache-Control", "public, max-age=86400"), ("Cloudflare-CDN-Cache-Control", "max-age=86400"),
-        ("Surrogate-Control", "max-age=86400"), ("Expires", "Fri, 01 Jan 2038 00:00:00 GMT"), ("Pragma", "cache"),
+        ("Surrogate-Control", "max-age=86400"), ("Edge-Control", "cache-maxage=1d"),
+        ("Expires", "Fri, 01 Jan 2038 00:00:00 GMT"), ("Pragma", "cache"),
     ]
 
     public let routePath: String
