@@ -4,8 +4,9 @@ import PackagePlugin
 /// Generates `HandlerRegistry.compiledIn` for the target it is applied to: every module under `Plugins/`
 /// that the target depends on is a handler module whose main type carries the module's name. Before that,
 /// the generator refuses a handler module that depends on, or imports, a module of this package other than
-/// the handler API, or that can use macros (a build error naming both). Adding a handler is a folder, its name in Package.swift, and a
-/// route in the config.
+/// the handler API, that can use macros or binary targets, or whose outside dependencies (every package it
+/// reaches, all the way down) reach into this package's modules (a build error naming both). Adding a handler
+/// is a folder, its name in Package.swift, and a route in the config.
 @main
 struct HandlerRegistryPlugin: BuildToolPlugin {
     /// The one module of this package a handler module may build against.
@@ -28,11 +29,18 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
                 if case .target(let target) = dependency { target.name } else { nil }
             }
             let sources = handler.sourceFiles(withSuffix: "swift").map(\.url)
-            inputs += sources
+            let reached = Reached(from: handler.dependencies, stoppingAt: Self.api)
+            // Thousands of paths (a package with C sources) would pass the limit of one argument: a file lists them.
+            let outsideList = context.pluginWorkDirectoryURL.appending(path: "\(handler.moduleName).outside-sources")
+            try reached.outsideSources.map(\.path).joined(separator: "\n").write(
+                to: outsideList, atomically: true, encoding: .utf8)
+            inputs += sources + reached.outsideSources + [outsideList]
             arguments += [
                 "--handler", handler.moduleName, "--depends", dependencies.joined(separator: ","),
                 "--sources", sources.map(\.path).joined(separator: ","),
-                "--macros", Self.macros(reachedBy: handler.dependencies).sorted().joined(separator: ","),
+                "--macros", reached.macros.sorted().joined(separator: ","),
+                "--binaries", reached.binaries.sorted().joined(separator: ","),
+                "--outside-sources", outsideList.path,
             ]
         }
         let output = context.pluginWorkDirectoryURL
@@ -48,23 +56,35 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         ]
     }
 
-    /// The macro modules among `dependencies` and theirs, all the way down.
-    static func macros(reachedBy dependencies: [TargetDependency]) -> Set<String> {
+    /// What a handler module's dependencies reach, all the way down, short of the handler API (this package's).
+    struct Reached {
+        /// Macro modules: what a macro writes is in no source file.
         var macros: Set<String> = []
-        var seen: Set<String> = []
-        var pending = dependencies
-        while let dependency = pending.popLast() {
-            let targets: [any Target] =
-                switch dependency {
-                case .target(let target): [target]
-                case .product(let product): product.targets
-                @unknown default: []
+        /// Binary targets: what they hold cannot be read.
+        var binaries: Set<String> = []
+        /// The source and header files of every other module reached, in every language.
+        var outsideSources: [URL] = []
+
+        init(from dependencies: [TargetDependency], stoppingAt api: String) {
+            var seen: Set<String> = []
+            var pending = dependencies
+            while let dependency = pending.popLast() {
+                let targets: [any Target] =
+                    switch dependency {
+                    case .target(let target): [target]
+                    case .product(let product): product.targets
+                    @unknown default: []
+                    }
+                for target in targets where target.name != api && seen.insert(target.id).inserted {
+                    if target is BinaryArtifactTarget { binaries.insert(target.name) }
+                    if let module = target as? any SourceModuleTarget {
+                        if module.kind == .macro { macros.insert(target.name) }
+                        outsideSources += module.sourceFiles.filter { $0.type == .source || $0.type == .header }.map(
+                            \.url)
+                    }
+                    pending += target.dependencies
                 }
-            for target in targets where seen.insert(target.id).inserted {
-                if let module = target as? any SourceModuleTarget, module.kind == .macro { macros.insert(target.name) }
-                pending += target.dependencies
             }
         }
-        return macros
     }
 }

@@ -12,7 +12,10 @@ public struct GatewayResponse: Sendable {
     public var logMetadata: Logger.Metadata = [:]
     /// The `error.code` of an error answer, counted when the request is finished. Set where a thrown
     /// ``GatewayError`` becomes the answer, and only there: a handler's 200 does not count as the gateway's error.
-    public package(set) var errorCode: ErrorCode?
+    public var errorCode: ErrorCode? { countedErrorCode }
+    /// Stored apart from its public getter: a `package(set)` stored property's key path casts to a writable one
+    /// in a handler module, a get-only computed property's does not.
+    package var countedErrorCode: ErrorCode?
 
     public init(status: Int, headers: ResponseHeaders = [], body: [UInt8] = []) {
         self.status = status

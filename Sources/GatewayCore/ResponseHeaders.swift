@@ -16,7 +16,11 @@ import GatewayText
 /// the transport writes them.
 public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
     /// The header lines, each ending in CR LF.
-    public private(set) var lines: [UInt8] = []
+    @inlinable public var lines: [UInt8] { bytes }
+    /// Stored apart from its public getter: a `private(set)` stored property's key path casts to a writable one
+    /// in a handler module (which then wrote an X-Accel-Redirect line past ``add(_:_:)``; found by a fourth
+    /// reviewer), a get-only computed property's does not.
+    @usableFromInline var bytes: [UInt8] = []
     /// Whether a `Location` header names a path on this server: with status 200 a CGI web server (Apache's
     /// mod_cgi, RFC 3875's local redirect) would serve that path in the gateway's place.
     package private(set) var hasLocalLocation = false
@@ -43,19 +47,19 @@ public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
         {
             hasLocalLocation = true
         }
-        lines.reserveCapacity(lines.count + name.utf8.count + value.utf8.count + 4)
-        lines.append(contentsOf: name.utf8)
-        lines.append(UInt8(ascii: ":"))
-        lines.append(UInt8(ascii: " "))
-        lines.append(contentsOf: value.utf8)
-        lines.append(UInt8(ascii: "\r"))
-        lines.append(UInt8(ascii: "\n"))
+        bytes.reserveCapacity(bytes.count + name.utf8.count + value.utf8.count + 4)
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: value.utf8)
+        bytes.append(UInt8(ascii: "\r"))
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// These headers followed by `more`.
     public static func + (headers: ResponseHeaders, more: ResponseHeaders) -> ResponseHeaders {
         var all = headers
-        all.lines += more.lines
+        all.bytes += more.bytes
         all.hasLocalLocation = headers.hasLocalLocation || more.hasLocalLocation
         return all
     }

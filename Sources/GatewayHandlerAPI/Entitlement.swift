@@ -7,7 +7,10 @@ public struct Entitlement: Sendable, Equatable {
     /// The end of the current subscription period; nil for purchases that do not expire.
     public let expiresDate: Date?
     /// Set when tokens are configured and the product has content.
-    public package(set) var downloadToken: DownloadToken?
+    public var downloadToken: DownloadToken? { issuedToken }
+    /// Stored apart from its public getter: a `package(set)` stored property's key path casts to a writable one
+    /// in a handler module (found by a fourth reviewer), a get-only computed property's does not.
+    package var issuedToken: DownloadToken?
 
     package init(productId: String, originalTransactionId: String, expiresDate: Date?) {
         self.productId = productId

@@ -9,9 +9,13 @@ public struct VerifiedPurchases: Sendable {
     public let environment: String
     public let bundleId: String
     public let transactions: [PurchaseTransaction]
-    public package(set) var entitlements: [Entitlement]
+    public var entitlements: [Entitlement] { granted }
     /// Set when the request was for an app account (config `accounts`).
-    public package(set) var account: AccountAnswer?
+    public var account: AccountAnswer? { accountAnswer }
+    /// Stored apart from their public getters, which give a handler read-only key paths (a `package(set)`
+    /// stored property's key path casts to a writable one).
+    package var granted: [Entitlement]
+    package var accountAnswer: AccountAnswer?
     /// Purchases (as the ledger keys them) that recording these transactions added to the ledger.
     public let recordedPurchases: Int
     /// Purchases the ledger already held.
@@ -27,7 +31,7 @@ public struct VerifiedPurchases: Sendable {
         self.environment = environment
         self.bundleId = bundleId
         self.transactions = transactions
-        self.entitlements = entitlements
+        granted = entitlements
         self.recordedPurchases = recordedPurchases
         self.knownPurchases = knownPurchases
         self.storeFacts = storeFacts

@@ -26,6 +26,11 @@ package struct ErrorRenderingMiddleware: GatewayMiddleware {
         do {
             return try next(request, context)
         } catch let error as GatewayError {
+            guard (100...599).contains(error.status) else {
+                // A web server may read such a status its own way (Apache's atoi makes 4294967496 a 200).
+                context.logger.error("a handler answered with a status that is not an HTTP status; refused")
+                return Self.response(for: .internalError)
+            }
             return Self.response(for: error)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(error)", "path": "\(request.path)"])
@@ -40,7 +45,7 @@ package struct ErrorRenderingMiddleware: GatewayMiddleware {
             Array(error.jsonBody),
             headers: ResponseHeaders(error.headers.map { ($0.name, $0.value) })
         )
-        response.errorCode = error.code
+        response.countedErrorCode = error.code
         return response
     }
 }

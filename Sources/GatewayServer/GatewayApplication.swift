@@ -6,7 +6,7 @@ import Synchronization
 /// One loaded configuration: settings, mounted routes and the middleware chain. Immutable; a reload builds a
 /// new one and in-flight requests finish on the one they started with. A class, so handing it to each
 /// request costs one reference count.
-package final class GatewayApplication: Sendable {
+package final class GatewayApplication: Sendable, CustomReflectable {
     package let server: ServerSettings
     package let router: Router
     package let log: LogSettings
@@ -32,6 +32,9 @@ package final class GatewayApplication: Sendable {
         self.store = store
         bodyGuard = BodyGuardMiddleware(limit: server.maxBodyBytes)
     }
+
+    /// Nothing: a loaded application holds every route's services and their keys.
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
 
     /// The value this load built under `key`, if any (for commands that work with a loaded config, such as a
     /// notification backfill, and for the serving process's background work).

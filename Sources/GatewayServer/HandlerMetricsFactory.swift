@@ -14,9 +14,13 @@ struct HandlerMetricsFactory: MetricsFactory, CustomReflectable {
     private func own(_ label: String) -> String { "handler_" + label }
 
     /// `dimensions` without the names Prometheus keeps for histograms and summaries (`le`, `quantile`): one of
-    /// those on a handler's series made the whole scrape unreadable, the gateway's series too.
+    /// those on a handler's series made the whole scrape unreadable, the gateway's series too. A name that
+    /// already starts with `handler_` gets it again, so no two names a handler gives become one (the exposition
+    /// stops the process on a repeated dimension).
     private func own(_ dimensions: [(String, String)]) -> [(String, String)] {
-        dimensions.map { name, value in (name == "le" || name == "quantile" ? "handler_" + name : name, value) }
+        dimensions.map { name, value in
+            (name == "le" || name == "quantile" || name.hasPrefix("handler_") ? "handler_" + name : name, value)
+        }
     }
 
     func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {

@@ -5,8 +5,9 @@ import Foundation
 /// content files); `@testable` or `@_private` would open the API's own internals (every module of a debug build
 /// is compiled for testing), and `@_silgen_name`, `@_extern` or `@_dynamicReplacement` would reach them by symbol.
 ///
-/// A handler module may not use macros (its dependencies, direct or not, include no macro module): the code
-/// a macro writes is not in the sources this check reads, and could name anything.
+/// A handler module may not use macros or binary targets (its dependencies, direct or not, include none): the
+/// code a macro writes, and what a binary holds, is not in the sources this check reads, and could name anything.
+/// What it reaches through packages from outside is read too (``OutsideSourceCheck``).
 ///
 /// The check reads words, not Swift: any mention of such a module's name or such an attribute, in code,
 /// a comment or a string, is refused, so no layout (attributes and names on other lines, comments between
@@ -34,6 +35,12 @@ struct HandlerCheck {
                 "error: handler module \(handler.name) can use the macros of \(macro); what a macro writes is not "
                     + "in the module's sources, where this check reads what a handler module names")
         }
+        for binary in handler.binaries {
+            refusals.append(
+                "error: handler module \(handler.name) depends on the binary target \(binary); what it holds cannot "
+                    + "be read, where this check reads what a handler module reaches")
+        }
+        let mangled = MangledReferences(modules: packageModules)
         for file in handler.sources {
             guard let data = FileManager.default.contents(atPath: file) else {
                 refusals.append("\(file): error: handler module \(handler.name): this source file cannot be read")
@@ -41,6 +48,11 @@ struct HandlerCheck {
             }
             let text = String(decoding: data, as: UTF8.self)
             let place = { (line: Int) in "\(file):\(line): error: handler module \(handler.name)" }
+            for (module, line) in mangled.find(in: Array(data)) {
+                refusals.append(
+                    "\(place(line)) names a symbol of \(module), a module of this package, by its mangled name; a "
+                        + "handler module sees \(api)'s public API only")
+            }
             for (word, line) in Self.words(in: text) {
                 if word.hasPrefix("@"), Self.forbiddenAttributes.contains(String(word.dropFirst())) {
                     refusals.append(
@@ -52,7 +64,7 @@ struct HandlerCheck {
                 }
             }
         }
-        return refusals
+        return refusals + OutsideSourceCheck(api: api, packageModules: packageModules).refusals(of: handler)
     }
 
     /// The identifiers of `text` (backticks dropped) and its attributes (`@` and the name that follows, after

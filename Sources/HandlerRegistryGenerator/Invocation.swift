@@ -1,5 +1,8 @@
+import Foundation
+
 /// The generator's command line: where to write, which module is the handler API, the modules of the
-/// package, and each handler module with its dependencies on the package's modules and its source files.
+/// package, and each handler module with its dependencies on the package's modules, its source files, and what
+/// it reaches through packages from outside (macros, binaries, their source files).
 struct Invocation {
     struct Handler {
         let name: String
@@ -7,6 +10,10 @@ struct Invocation {
         var sources: [String] = []
         /// The macro modules among everything it depends on, directly or not.
         var macros: [String] = []
+        /// The binary targets among everything it depends on, directly or not.
+        var binaries: [String] = []
+        /// The source and header files of the other modules it depends on, directly or not, outside this package.
+        var outsideSources: [String] = []
     }
 
     struct Problem: Error, CustomStringConvertible {
@@ -31,13 +38,21 @@ struct Invocation {
             case "--api": api = try value(of: option)
             case "--package-modules": packageModules = Set(list(try value(of: option)))
             case "--handler": handlers.append(Handler(name: try value(of: option)))
-            case "--depends", "--sources", "--macros":
+            case "--depends", "--sources", "--macros", "--binaries", "--outside-sources":
                 guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }
-                let values = list(try value(of: option))
+                let text = try value(of: option)
+                let values = list(text)
                 switch option {
                 case "--depends": handlers[handlers.count - 1].dependencies = values
                 case "--sources": handlers[handlers.count - 1].sources = values
-                default: handlers[handlers.count - 1].macros = values
+                case "--macros": handlers[handlers.count - 1].macros = values
+                case "--binaries": handlers[handlers.count - 1].binaries = values
+                default:
+                    // A file that lists them, one per line.
+                    guard let listed = try? String(contentsOfFile: text, encoding: .utf8) else {
+                        throw Problem(description: "cannot read the list of outside sources \(text)")
+                    }
+                    handlers[handlers.count - 1].outsideSources = listed.split(separator: "\n").map(String.init)
                 }
             default: throw Problem(description: "unknown option \(option)")
             }

@@ -1,12 +1,14 @@
 import Foundation
 
 // Usage: HandlerRegistryGenerator [--output FOLDER] --api MODULE --package-modules M1,M2,...
-//            [--handler NAME --depends D1,D2,... --sources FILE1,FILE2,... [--macros M1,...]]...
-// Checks that every handler module depends on and imports no module of this package but the handler API, and
-// uses no macros, then (with --output) writes the registry's Swift files into FOLDER: one per handler module
-// that names its main type (named like the module), and the list the registry mounts (a plain handler as itself,
-// a content handler behind verification). A refusal is printed as compiler diagnostics (FILE:LINE: error: ...) and exits 1, so it fails
-// the build with the handler's name and the module it must not reach.
+//            [--handler NAME --depends D1,D2,... --sources FILE1,FILE2,... [--macros M1,...] [--binaries B1,...]
+//             [--outside-sources LISTFILE]]...
+// Checks that every handler module depends on and imports no module of this package but the handler API, uses no
+// macros or binary targets, and that no source of the packages from outside it reaches (listed in LISTFILE, one
+// per line) reaches into this package; then (with --output) writes the registry's Swift files into FOLDER: one
+// per handler module that names its main type (named like the module), and the list the registry mounts (a plain
+// handler as itself, a content handler behind verification). A refusal is printed as compiler diagnostics
+// (FILE:LINE: error: ...) and exits 1, so it fails the build with the handler's name and what it must not reach.
 let invocation: Invocation
 do {
     invocation = try Invocation(Array(CommandLine.arguments.dropFirst()))

@@ -58,8 +58,9 @@ package struct AccountBinder: Sendable {
         var answer = verified
         let withheld = verified.entitlements.filter { keptElsewhere.contains($0.originalTransactionId) }
         if !withheld.isEmpty, withheld.count == verified.entitlements.count { throw .heldByAnotherAccount }
-        answer.entitlements.removeAll { keptElsewhere.contains($0.originalTransactionId) }
-        answer.account = AccountAnswer(accountId: accountId, heldByOtherAccounts: withheld.map(\.productId).sorted())
+        answer.granted.removeAll { keptElsewhere.contains($0.originalTransactionId) }
+        answer.accountAnswer = AccountAnswer(
+            accountId: accountId, heldByOtherAccounts: withheld.map(\.productId).sorted())
         return answer
     }
 

@@ -8,7 +8,7 @@ extension VerifiedPurchases {
         guard let tokens else { return self }
         var copy = self
         for index in copy.entitlements.indices {
-            copy.entitlements[index].issueToken(tokens, catalog: catalog, environment: environment)
+            copy.granted[index].issueToken(tokens, catalog: catalog, environment: environment)
         }
         return copy
     }
@@ -18,7 +18,7 @@ extension Entitlement {
     /// Gives this entitlement a fresh download token when its product has content.
     mutating func issueToken(_ tokens: DownloadTokens, catalog: Catalog, environment: String, now: Date = Date()) {
         guard catalog.product(id: productId)?.content != nil else { return }
-        downloadToken = tokens.issue(
+        issuedToken = tokens.issue(
             productId: productId, originalTransactionId: originalTransactionId, environment: environment, now: now)
     }
 }

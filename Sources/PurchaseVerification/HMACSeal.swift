@@ -5,11 +5,14 @@ import Foundation
 /// `base64url(claims) "." base64url(HMAC-SHA256(secret, claims))`, checked in constant time against the
 /// current secret and any previous ones (rotation), so every gateway sharing the secret accepts the same
 /// texts. Download tokens and account assertions are both sealed this way.
-struct HMACSeal: Sendable {
+struct HMACSeal: Sendable, CustomReflectable {
     /// HMACs already keyed with the current secret, then the previous ones: keying costs as much as the
     /// MAC itself, so each text copies a keyed state instead.
     private let current: HMAC<SHA256>
     private let previous: [HMAC<SHA256>]
+
+    /// Nothing: a keyed state signs whatever it is given.
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     init(secret: String, previousSecrets: [String]) {
         current = HMAC(key: SymmetricKey(data: Array(secret.utf8)))

@@ -39,16 +39,18 @@ extension EndToEnd {
             #expect(head.components(separatedBy: "\r\n").filter { $0.hasPrefix("Status:") }.count == 1, "\(head)")
         }
 
-        /// A status a web server may read as another (Apache's `atoi` makes 4294967496 a 200) is not sent.
-        @Test func aStatusThatIsNotAnHTTPStatusIsNeverSent() throws {
+        /// A status a web server may read as another (Apache's `atoi` makes 4294967496 a 200) is not sent, in
+        /// an answer or in a thrown error.
+        @Test(arguments: ["status", "error-status"])
+        func aStatusThatIsNotAnHTTPStatusIsNeverSent(_ query: String) throws {
             let deployment = try Deployment(
                 GatewaySetup(binary: Binaries.testbed, routes: [("/v1/accel-header", "accel-header")]))
             defer { deployment.stop() }
-            let answer = try deployment.request("/v1/accel-header?status")
+            let answer = try deployment.request("/v1/accel-header?" + query)
             #expect(answer.status == 500, "\(answer.text)")
             #expect(answer.errorCode == "internal_error", "\(answer.text)")
             let raw = try Self.rawAnswer(
-                "env REQUEST_METHOD=GET REQUEST_URI=/v1/accel-header QUERY_STRING=status", deployment)
+                "env REQUEST_METHOD=GET REQUEST_URI=/v1/accel-header QUERY_STRING=\(query)", deployment)
             #expect(raw.hasPrefix("Status: 500"), "\(raw.prefix(200))")
             #expect(!raw.contains("4294967496"), "\(raw.prefix(200))")
         }
@@ -200,6 +202,42 @@ extension EndToEnd {
             #expect(functions.filter { $0.hasPrefix("needs") }.isEmpty, "a capability's closure: \(functions)")
             let strings = answer.json["strings"] as? [String] ?? []
             #expect(strings.contains(SampleContent.issueId), "the walk read the catalog")
+            for secret in secrets { #expect(!strings.contains { $0.contains(secret) }, "a secret was reached") }
+        }
+
+        /// A read-only property of the handler API gives a read-only key path: casting one to a writable key path
+        /// (which wrote an X-Accel-Redirect line past the header checks) fails.
+        @Test func theAPIsReadOnlyPropertiesGiveNoWritableKeyPath() throws {
+            let deployment = try Deployment(
+                GatewaySetup(
+                    binary: Binaries.testbed,
+                    routes: [("/v1/keypath-writer", "keypath-writer"), ("/v1/metrics", "metrics")]))
+            defer { deployment.stop() }
+            let answer = try deployment.request("/v1/keypath-writer")
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(answer.json["writable"] as? [String] == [], "\(answer.text)")
+            #expect(SampleContent.sha256(answer.body) != SampleContent.issueSHA256, "nginx sent the file")
+            #expect(answer.header("X-Accel-Redirect") == nil)
+            let exposition = try deployment.request("/v1/metrics").text
+            #expect(
+                !exposition.contains(#"storegate_errors_total{code="ledger_unavailable"} 1"#),
+                "a 200 counted as an error")
+        }
+
+        /// Even a module that reaches the exchange being answered by its symbol (as an outside package did, which
+        /// the registry now refuses) finds nothing by `Mirror` there: not the application, its services or keys.
+        @Test func theExchangeShowsNothingToAModuleThatReachedItBySymbol() throws {
+            let secrets = [VerifyDeployment.tokenSecret, "apple-shared-secret-7d1f", "account-secret-5e0c9a1b2c3d"]
+            let gateway = try VerifyDeployment(
+                simSecret: secrets[1],
+                environment: ["STOREGATE_APPLE_SHARED_SECRET": secrets[1], "STOREGATE_ACCOUNTS_SECRET": secrets[2]],
+                extra: "accounts:\n  asserted_by: [signed]\n", moreRoutes: [("/v1/exchange-mirror", "exchange-mirror")])
+            defer { gateway.stop() }
+            let answer = try gateway.deployment.request("/v1/exchange-mirror")
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(answer.json["visited"] as? Int == 1, "the walk went past the exchange: \(answer.text)")
+            #expect(answer.json["keyedMACs"] as? [String] == [], "\(answer.text)")
+            let strings = answer.json["strings"] as? [String] ?? []
             for secret in secrets { #expect(!strings.contains { $0.contains(secret) }, "a secret was reached") }
         }
 

@@ -19,6 +19,10 @@ enum Attacks {
         var dependencies: [String] = []
         /// The macro modules the plugin's dependencies reach (for the registry).
         var macros: [String] = []
+        /// The binary targets the plugin's dependencies reach (for the registry).
+        var binaries: [String] = []
+        /// Source files of packages from outside this one that the plugin's dependencies reach (for the registry).
+        var outside: [(name: String, text: String)] = []
 
         var testDescription: String { name }
     }
@@ -71,7 +75,7 @@ enum Attacks {
 
     static let all =
         servingFiles + grantingPurchases + lookingUpOthers + readingSecrets + escapingEntitlements
-        + verifyingAndServing + forgingTheSeam + hidingFromTheRegistry + [writtenByAMacro]
+        + verifyingAndServing + forgingTheSeam + hidingFromTheRegistry + [writtenByAMacro] + reachingThroughAPackage
 
     /// 1. A plain handler serves a content file.
     static let servingFiles = [
@@ -484,6 +488,68 @@ enum Attacks {
         name: "hiding from the registry: code written by a macro from another package",
         source: "@attached(peer) macro Innocent() = #externalMacro(module: \"OutsideMacros\", type: \"Innocent\")",
         refusedBy: .registry, refusal: "can use the macros of OutsideMacros", macros: ["OutsideMacros"])
+
+    /// A handler module that reaches into this package through a package from outside, which the build compiles
+    /// into the same binary (a fourth reviewer's `ThreadState` package reached the exchange being answered by its
+    /// symbol, and from it every key by `Mirror`), or names a symbol itself.
+    static let reachingThroughAPackage = [
+        Attack(
+            name: "reaching through a package: the current exchange's getter by its mangled name",
+            source: "import ThreadState",
+            refusedBy: .registry,
+            refusal: "names a symbol of GatewayCore, a module of this package, by its mangled name",
+            outside: [
+                (
+                    "ThreadState.swift",
+                    """
+                    public protocol ThreadTask: AnyObject {}
+                    @_silgen_name("$s11GatewayCore15CurrentExchangeO7currentAA08AnsweredD0_pSgvgZ")
+                    func currentTask() -> (any ThreadTask)?
+                    public enum ThreadState { public static func current() -> AnyObject? { currentTask() } }
+                    """
+                )
+            ]),
+        Attack(
+            name: "reaching through a package: a C header declaring a symbol of the runtime",
+            source: "import CShim",
+            refusedBy: .registry,
+            refusal: "names a symbol of GatewayServer, a module of this package, by its mangled name",
+            outside: [("shim.h", "extern void *$s13GatewayServer8ExchangeC7respond0A4Core0A8ResponseVyF(void *);\n")]),
+        Attack(
+            name: "reaching through a package: the standard library's reflection SPI",
+            source: "import Fields",
+            refusedBy: .registry, refusal: "imports Swift with @_spi, which opens what it keeps inside",
+            outside: [("Fields.swift", "@_spi(Reflection) import Swift\npublic let walk = _forEachFieldWithKeyPath")]),
+        Attack(
+            name: "reaching through a package: a module of this package imported",
+            source: "import Ledgers",
+            refusedBy: .registry, refusal: "imports PurchaseLedger, a module of this package",
+            outside: [
+                ("Ledgers.swift", "import struct PurchaseLedger.LedgerBatch\npublic typealias Batch = LedgerBatch")
+            ]),
+        Attack(
+            name: "reaching through a package: the handler API opened for testing",
+            source: "import Opened",
+            refusedBy: .registry, refusal: "imports GatewayHandlerAPI with @testable",
+            outside: [("Opened.swift", "@testable\nimport GatewayHandlerAPI")]),
+        Attack(
+            name: "reaching through a package: a function replaced at run time",
+            source: "import Replacer",
+            refusedBy: .registry, refusal: "uses @_dynamicReplacement",
+            outside: [("Replacer.swift", "@_dynamicReplacement(for: respond(to:context:)) func mine() {}")]),
+        Attack(
+            name: "reaching through a package: a binary target",
+            source: "import Prebuilt",
+            refusedBy: .registry, refusal: "depends on the binary target Prebuilt", binaries: ["Prebuilt"]),
+        Attack(
+            name: "naming a symbol itself: dlsym with a mangled name",
+            source: """
+                import Glibc
+                let exchange = dlsym(nil, "$s11GatewayCore15CurrentExchangeO7currentAA08AnsweredD0_pSgvgZ")
+                """,
+            refusedBy: .registry,
+            refusal: "names a symbol of GatewayCore, a module of this package, by its mangled name"),
+    ]
 
     /// What the registry's check reads past: a module named on another line, behind a comment or a semicolon,
     /// in backticks, after a form feed or a lone CR; attributes that widen an import or reach a symbol by name.

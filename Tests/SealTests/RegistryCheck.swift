@@ -10,13 +10,31 @@ struct RegistryCheck {
         "AppStoreSignedData", "ByteCoding", "FastCGIFront", "StoreGateApp", "CFastCGI", "CLibPQ", "AppStoreSim",
     ]
 
-    func check(_ source: String, dependencies: [String] = [], macros: [String] = []) throws -> ToolRun {
+    /// Runs the check with `source` as the handler module, declared with `dependencies` on the package's modules,
+    /// reaching the macro modules `macros`, the binary targets `binaries` and, from packages outside this one, the
+    /// files `outside` (name and text) and `outsideFiles` (paths).
+    func check(
+        _ source: String, dependencies: [String] = [], macros: [String] = [], binaries: [String] = [],
+        outside: [(name: String, text: String)] = [], outsideFiles: [String] = []
+    ) throws -> ToolRun {
         let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let generator = binary.deletingLastPathComponent().appendingPathComponent("HandlerRegistryGenerator")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var listed = outsideFiles
+        for file in outside {
+            let path = folder.appendingPathComponent(file.name)
+            try file.text.write(to: path, atomically: true, encoding: .utf8)
+            listed.append(path.path)
+        }
+        let list = folder.appendingPathComponent("outside-sources")
+        try listed.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
         let arguments = [
             "--api", "GatewayHandlerAPI", "--package-modules", Self.packageModules.joined(separator: ","),
             "--handler", "BypassPlugin", "--depends", dependencies.joined(separator: ","), "--macros",
-            macros.joined(separator: ","), "--sources",
+            macros.joined(separator: ","), "--binaries", binaries.joined(separator: ","), "--outside-sources",
+            list.path, "--sources",
         ]
         return try ToolRun(generator, arguments, on: source)
     }

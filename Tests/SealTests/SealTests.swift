@@ -18,6 +18,47 @@ import Testing
         #expect(checked.succeeded, "\(checked.output)")
     }
 
+    /// What a handler module sees has no public property with a narrower setter (`public private(set)`,
+    /// `public package(set)`): such a stored property's key path casts to a writable one in another module. A
+    /// read-only property is a stored property of narrower access behind a public getter.
+    @Test func theHandlerAPIHasNoPublicPropertyWithANarrowerSetter() throws {
+        let sources = AppBindingCheck.plugins.deletingLastPathComponent().appendingPathComponent("Sources")
+        var files: [URL] = []
+        for module in ["GatewayCore", "GatewayHandlerAPI"] {
+            let folder = sources.appendingPathComponent(module)
+            files += try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+                .map { folder.appendingPathComponent($0) }
+        }
+        files.append(sources.appendingPathComponent("GatewayText/JSONWriter.swift"))
+        #expect(files.count > 40)
+        let narrower =
+            /(public|open)\s+(private|fileprivate|internal|package)\s*\(\s*set\s*\)|(private|fileprivate|internal|package)\s*\(\s*set\s*\)\s+(public|open)/
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(!text.contains(narrower), "\(file.lastPathComponent) has a public property with a narrower setter")
+        }
+    }
+
+    /// Well-kept packages a handler module may use (their own SPI, `@_silgen_name` of the runtime's functions,
+    /// C sources) pass the check of what a module reaches from outside: every source file of the packages this
+    /// build checked out.
+    @Test func wellKeptPackagesPassTheCheckOfWhatAModuleReaches() throws {
+        let checkouts = AppBindingCheck.plugins.deletingLastPathComponent().appendingPathComponent(".build/checkouts")
+        let packages = [
+            "swift-crypto", "swift-nio", "swift-collections", "swift-atomics", "swift-log", "swift-metrics",
+        ]
+        var files: [String] = []
+        for package in packages {
+            let sources = checkouts.appendingPathComponent(package).appendingPathComponent("Sources")
+            let found = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+            files += found.filter { file in [".swift", ".c", ".h", ".cc", ".S"].contains { file.hasSuffix($0) } }
+                .map { sources.appendingPathComponent($0).path }
+        }
+        #expect(files.count > 1_000, "the checkouts were found: \(files.count) files")
+        let checked = try registry.check(Attacks.honest, dependencies: ["GatewayHandlerAPI"], outsideFiles: files)
+        #expect(checked.succeeded, "\(checked.output.prefix(2_000))")
+    }
+
     /// A handler module's code runs only as the handler it registers: its extensions bind nowhere in the app,
     /// not even in the registry that imports it. Built with the features off once, to show the check sees a
     /// binding where there is one.
@@ -48,7 +89,9 @@ import Testing
             #expect(!result.succeeded, "the compiler accepted: \(attack.name)")
             #expect(result.output.contains(attack.refusal), "\(attack.name): \(result.output)")
         case .registry:
-            let result = try registry.check(source, dependencies: attack.dependencies, macros: attack.macros)
+            let result = try registry.check(
+                source, dependencies: attack.dependencies, macros: attack.macros, binaries: attack.binaries,
+                outside: attack.outside)
             #expect(!result.succeeded, "the registry accepted: \(attack.name)")
             #expect(result.output.contains(attack.refusal), "\(attack.name): \(result.output)")
             #expect(result.output.contains("handler module BypassPlugin"), "\(result.output)")

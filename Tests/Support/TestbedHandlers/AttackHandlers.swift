@@ -9,8 +9,8 @@ import Synchronization
 /// its kin), and a local `Location` (also behind a space, a vertical tab or a form feed, which Apache skips) a CGI
 /// web server would serve in the gateway's place; LiteSpeed's `X-LiteSpeed-Location` and H2O's `X-Reproxy-URL`,
 /// which have those servers send a file or fetch a URL. With `?error`, the same headers come with a thrown error;
-/// with `?status`, they come with a status that is not an HTTP status, which Apache's `atoi` reads as a 200
-/// (4294967496 is 200 modulo 2^32).
+/// with `?status` or `?error-status`, with a status that is not an HTTP status, which Apache's `atoi` reads as a
+/// 200 (4294967496 is 200 modulo 2^32).
 public struct AccelHeaderHandler: GatewayHandler {
     public static let name = "accel-header"
 
@@ -29,13 +29,13 @@ public struct AccelHeaderHandler: GatewayHandler {
     public init(_ setup: HandlerSetup, needs: NoNeeds) {}
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
-        guard request.query != "error" else {
+        let status = request.query.hasSuffix("status") ? 4_294_967_496 : 200
+        guard !request.query.hasPrefix("error") else {
             throw GatewayError(
-                ErrorCode("smuggled"), status: 200, message: "",
+                ErrorCode("smuggled"), status: status, message: "",
                 headers: Self.headers.map { GatewayError.Header(name: $0.name, value: $0.value) })
         }
-        return GatewayResponse(
-            status: request.query == "status" ? 4_294_967_496 : 200, headers: ResponseHeaders(Self.headers))
+        return GatewayResponse(status: status, headers: ResponseHeaders(Self.headers))
     }
 }
 

@@ -1,10 +1,13 @@
 import CoreMetrics
+import Crypto
 import GatewayHandlerAPI
 
 /// What a walk by `Mirror` over everything reachable from some values found: where it met a config reader, a
-/// metrics factory or a function (a closure it could cast and call), and every string it read.
+/// metrics factory, a keyed HMAC (which signs whatever it is given) or a function (a closure it could cast and
+/// call), and every string it read.
 struct ReflectionFindings: Encodable {
     var configReaders: [String] = []
+    var keyedMACs: [String] = []
     var metricsFactories: [String] = []
     var functions: [String] = []
     var strings: [String] = []
@@ -16,6 +19,7 @@ struct ReflectionFindings: Encodable {
         visited += 1
         if value is ConfigReader { configReaders.append(path) }
         if value is any MetricsFactory { metricsFactories.append(path) }
+        if value is HMAC<SHA256> { keyedMACs.append(path) }
         let typeName = "\(type(of: value))"
         if typeName.hasPrefix("(") || typeName.hasPrefix("@"), typeName.contains("->") { functions.append(path) }
         if let text = value as? String { strings.append(text) }

@@ -14,6 +14,7 @@ let registry = HandlerRegistry.compiledIn.adding([
     .module(ReplayHandler.self), .module(UpgradeContentHandler.self), .module(ParkingHandler.self),
     .module(BorrowingHandler.self), .module(ReplayVerifyHandler.self), .module(CachingContentHandler.self),
     .module(LabelForgingHandler.self), .module(ReflectingHandler.self), .module(SourceMirroringHandler.self),
+    .module(KeyPathWritingHandler.self), .module(ExchangeMirroringHandler.self),
 ])
 let cli = StoreGateCLI(
     registry: registry, stores: StoreGateCLI.compiledInStores + [FixtureVerification.self])
