@@ -25,6 +25,31 @@ stop() {
 
 if [ "${1:-}" = stop ]; then stop; echo "stopped"; exit 0; fi
 
+# Swift is not a Debian package: say where it comes from before anything is installed or built.
+if ! command -v swift >/dev/null; then
+    cat >&2 <<'MSG'
+StoreGate is built with Swift 6.2 or later, and `swift` is not on the PATH.
+Install it from https://www.swift.org/install/linux/ (for Debian 12: the swiftly installer, or the tarball
+unpacked under /opt/swift with /opt/swift/usr/bin on the PATH), then run deploy/quickstart.sh again.
+MSG
+    exit 1
+fi
+swift_version=$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' | head -n 1)
+case "$swift_version" in
+    "" | [0-5].* | 6.[01]) echo "StoreGate needs Swift 6.2 or later; this machine has ${swift_version:-an unknown version} ($(command -v swift))." >&2; exit 1 ;;
+esac
+
+# A port that is taken fails nginx or the stand-in after the build; find out first.
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+if [ ! -f "$run/nginx.pid" ] && port_in_use "$port"; then
+    echo "127.0.0.1:$port is in use by another program; choose another port: STOREGATE_QUICKSTART_PORT=8081 deploy/quickstart.sh" >&2
+    exit 1
+fi
+if [ ! -f "$run/appstore-sim.pid" ] && port_in_use "$sim_port"; then
+    echo "127.0.0.1:$sim_port (the App Store stand-in) is in use; choose another: STOREGATE_QUICKSTART_SIM_PORT=8091 deploy/quickstart.sh" >&2
+    exit 1
+fi
+
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 pkg-config --exists fcgi 2>/dev/null || missing+=(libfcgi-dev)
@@ -41,13 +66,19 @@ if [ ${#missing[@]} -gt 0 ]; then
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-echo "building storegate and the App Store stand-in (release; the first build takes several minutes)..."
+echo "building storegate and the App Store stand-in (release; the first build takes 5 to 12 minutes on two cores)..."
 (cd "$top" && swift build -c release --product storegate 2>&1 | tail -n 1)
 (cd "$top" && swift build -c release --product storegate-appstore-sim 2>&1 | tail -n 1)
 bin_dir="$(cd "$top" && swift build -c release --show-bin-path)"
 bin="$bin_dir/storegate"
 
 stop
+# From here on, a failed start stops whatever it started.
+failed() {
+    echo "the quickstart did not finish; stopping what it started (logs: .run/storegate.log, .run/appstore-sim.log, .run/nginx/error.log)" >&2
+    stop
+}
+trap failed ERR
 mkdir -p "$run/nginx/tmp"
 chmod 755 "$run" "$run/nginx"
 user_line="" group=""
@@ -99,14 +130,27 @@ export STOREGATE_TOKENS_SECRET
 [ -s "$run/account-secret" ] || (umask 077 && head -c 32 /dev/urandom | base64 >"$run/account-secret")
 STOREGATE_ACCOUNTS_SECRET="$(cat "$run/account-secret")"
 export STOREGATE_ACCOUNTS_SECRET STOREGATE_ACCOUNTS_ASSERTED_BY="[signed]" STOREGATE_ACCOUNTS_RESTORE_POLICY=transfer
+# The example's routes, and /v1/entitlements, which answers only with the accounts set up above.
+export STOREGATE_ROUTES="[{path: /v1/catalog, handler: catalog}, {path: /v1/verify, handler: verify},
+  {path: /v1/restore-sync, handler: restore-sync}, {path: /v1/download, handler: download},
+  {path: /v1/notifications/apple, handler: notifications}, {path: /v1/status, handler: status},
+  {path: /v1/metrics, handler: metrics}, {path: /v1/support, handler: support},
+  {path: /v1/entitlements, handler: entitlements}]"
 "$bin" check-config --config "$here/storegate.yaml" >/dev/null || "$bin" check-config --config "$here/storegate.yaml"
 nohup "$bin" serve --config "$here/storegate.yaml" >"$run/storegate.log" 2>&1 &
 echo $! >"$run/storegate.pid"
 for _ in $(seq 100); do [ -S "$run/storegate.sock" ] && break; sleep 0.1; done
-[ -S "$run/storegate.sock" ] || { echo "storegate did not start:"; cat "$run/storegate.log"; exit 1; }
-/usr/sbin/nginx -p "$run/nginx" -c "$run/nginx/nginx.conf"
+[ -S "$run/storegate.sock" ] || { echo "storegate did not start:"; cat "$run/storegate.log"; false; }
+if ! /usr/sbin/nginx -p "$run/nginx" -c "$run/nginx/nginx.conf" 2>"$run/nginx/start.log"; then
+    cat "$run/nginx/start.log" >&2
+    grep -q "Address already in use" "$run/nginx/start.log" \
+        && echo "127.0.0.1:$port is taken; choose another port: STOREGATE_QUICKSTART_PORT=8081 deploy/quickstart.sh" >&2
+    false
+fi
 cp "$run/nginx/nginx.pid" "$run/nginx.pid"
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/v1/catalog" >/dev/null && break; sleep 0.1; done
+curl -fs -o /dev/null "http://127.0.0.1:$port/v1/catalog" || { echo "nginx does not answer on 127.0.0.1:$port" >&2; false; }
+trap - ERR
 
 cat <<MSG
 StoreGate is running behind nginx on http://127.0.0.1:$port (logs: .run/storegate.log, .run/nginx/error.log),

@@ -24,17 +24,22 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         let packageModules = context.package.targets.map(\.name)
         var arguments = ["--api", Self.api, "--package-modules", packageModules.joined(separator: ",")]
         var inputs: [URL] = []
+        let owners = Self.packageFolders(of: context.package.dependencies.map(\.package))
         for handler in handlers.sorted(by: { $0.moduleName < $1.moduleName }) {
             let dependencies = handler.dependencies.compactMap { dependency -> String? in
                 if case .target(let target) = dependency { target.name } else { nil }
             }
             let sources = handler.sourceFiles(withSuffix: "swift").map(\.url)
             let reached = Reached(from: handler.dependencies, stoppingAt: Self.api)
+            // The manifests of the packages the reached modules belong to: one that applies a build plugin is
+            // refused, as what the plugin writes is in no source file.
+            let manifests = Set(reached.targetIds.compactMap { owners[$0] }).sorted { $0.path < $1.path }
+                .flatMap(Self.manifests(in:))
+            let outside = reached.outsideSources + manifests
             // Thousands of paths (a package with C sources) would pass the limit of one argument: a file lists them.
             let outsideList = context.pluginWorkDirectoryURL.appending(path: "\(handler.moduleName).outside-sources")
-            try reached.outsideSources.map(\.path).joined(separator: "\n").write(
-                to: outsideList, atomically: true, encoding: .utf8)
-            inputs += sources + reached.outsideSources + [outsideList]
+            try outside.map(\.path).joined(separator: "\n").write(to: outsideList, atomically: true, encoding: .utf8)
+            inputs += sources + outside + [outsideList]
             arguments += [
                 "--handler", handler.moduleName, "--depends", dependencies.joined(separator: ","),
                 "--sources", sources.map(\.path).joined(separator: ","),
@@ -56,6 +61,27 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         ]
     }
 
+    /// The folder of the package each target of `packages` (and of their dependencies, all the way down) belongs
+    /// to, by target id.
+    static func packageFolders(of packages: [Package]) -> [String: URL] {
+        var owners: [String: URL] = [:]
+        var seen: Set<String> = []
+        var pending = packages
+        while let package = pending.popLast() {
+            guard seen.insert(package.id).inserted else { continue }
+            for target in package.targets { owners[target.id] = package.directoryURL }
+            pending += package.dependencies.map(\.package)
+        }
+        return owners
+    }
+
+    /// `Package.swift` and any `Package@swift-….swift` in `folder`.
+    static func manifests(in folder: URL) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0 == "Package.swift" || ($0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift")) }
+            .sorted().map { folder.appending(path: $0) }
+    }
+
     /// What a handler module's dependencies reach, all the way down, short of the handler API (this package's).
     struct Reached {
         /// Macro modules: what a macro writes is in no source file.
@@ -64,6 +90,8 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         var binaries: Set<String> = []
         /// The source and header files of every other module reached, in every language.
         var outsideSources: [URL] = []
+        /// Every target reached.
+        var targetIds: Set<String> = []
 
         init(from dependencies: [TargetDependency], stoppingAt api: String) {
             var seen: Set<String> = []
@@ -76,6 +104,7 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
                     @unknown default: []
                     }
                 for target in targets where target.name != api && seen.insert(target.id).inserted {
+                    targetIds.insert(target.id)
                     if target is BinaryArtifactTarget { binaries.insert(target.name) }
                     if let module = target as? any SourceModuleTarget {
                         if module.kind == .macro { macros.insert(target.name) }

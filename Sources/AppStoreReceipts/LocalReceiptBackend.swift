@@ -41,7 +41,14 @@ struct LocalReceiptBackend: VerificationBackend {
                 try await verifier.verify(receipt: receipt.bytes)
             }
         } catch {
-            context.logger.info("receipt refused locally", metadata: ["reason": "\(error.reason)"])
+            // With Apple to ask, a receipt this server cannot check is the expected path (a stand-in's or an
+            // older device's receipt), not news; a refusal is.
+            let final = error.isBundleMismatch || error.refusedEnvironment != nil
+            if fallback != nil, !final {
+                context.logger.debug("receipt not checked here; asking Apple", metadata: ["reason": "\(error.reason)"])
+            } else {
+                context.logger.info("receipt refused here", metadata: ["reason": "\(error.reason)"])
+            }
             if error.isBundleMismatch { throw .refused(.bundleMismatch) }
             // A sandbox receipt gets the answer Apple's verdict would give it.
             if let environment = error.refusedEnvironment {

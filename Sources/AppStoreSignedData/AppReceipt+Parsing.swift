@@ -16,8 +16,10 @@ extension AppReceipt {
         guard receipt.count <= maximumLength else { throw .malformed("larger than 4 MiB") }
         do {
             return try PKCS7SignedData(ber: Array(receipt))
+        } catch let error as ASN1Error {
+            throw .malformed("not a PKCS#7 app receipt: \(error.inWords)")
         } catch {
-            throw .malformed("not a PKCS#7 app receipt (\(error))")
+            throw .malformed("not a PKCS#7 app receipt")
         }
     }
 
@@ -27,8 +29,10 @@ extension AppReceipt {
             try self.init(fields: try Self.fields(of: content))
         } catch let error as SignedDataError {
             throw error
+        } catch let error as ASN1Error {
+            throw .malformed("not an app receipt: \(error.inWords)")
         } catch {
-            throw .malformed("not an app receipt (\(error))")
+            throw .malformed("not an app receipt")
         }
     }
 

@@ -75,22 +75,48 @@ public struct ConfigReader: Sendable {
         return derived(node: child, path: keyPath(key), overridable: overridable)
     }
 
-    /// Records a problem at `key` of this scope (or at the scope itself when `key` is nil).
+    /// Records a problem at `key` of this scope (or at the scope itself when `key` is nil), naming the
+    /// environment variable when the value came from there.
     public func report(_ key: String?, _ message: String) {
-        log.add(ConfigProblem(keyPath: key.map(keyPath) ?? path, message: message))
+        log.add(ConfigProblem(keyPath: key.map(keyPath) ?? path, message: message, variable: setVariable(for: key)))
     }
 
-    /// Every problem recorded so far by this reader and all readers derived from the same document.
+    /// Records a warning at `key` of this scope (or at the scope itself when `key` is nil): something that does
+    /// not stop the config from loading but deserves a look, such as a route that cannot answer as configured.
+    public func warn(_ key: String?, _ message: String) {
+        log.add(
+            ConfigProblem(
+                keyPath: key.map(keyPath) ?? path, message: message, variable: setVariable(for: key), isWarning: true))
+    }
+
+    /// The environment variable that set `key`, if one did.
+    private func setVariable(for key: String?) -> String? {
+        guard let key, let variable = environmentVariable(for: key), environment[variable] != nil else { return nil }
+        return variable
+    }
+
+    /// Every problem recorded so far by this reader and all readers derived from the same document, warnings
+    /// included.
     package var problems: [ConfigProblem] { log.problems }
 
     /// Key paths present in the document that nothing has read: usually typos or settings of disabled routes.
     package var unusedKeys: [String] { log.unusedKeys(in: node ?? .null, root: path) }
 
+    /// A warning for each key nothing has read, with the nearest key its section knows when it looks like a typo.
+    package var unusedKeyWarnings: [ConfigProblem] { log.unusedKeyWarnings(in: node ?? .null, root: path) }
+
+    /// A warning for each `STOREGATE_…` variable of the environment that no reader asked for, but those
+    /// `ignoring` tells apart.
+    package func unusedVariableWarnings(ignoring: (String) -> Bool) -> [ConfigProblem] {
+        log.unusedVariableWarnings(in: environment, ignoring: ignoring)
+    }
+
     /// The raw value at `key`, environment first. Marks the key as used.
     public func value(_ key: String) -> ConfigValue? {
         let fullPath = keyPath(key)
-        log.markUsed(fullPath)
-        if let variable = environmentVariable(for: key), let text = environment[variable] {
+        let variable = environmentVariable(for: key)
+        log.markUsed(fullPath, variable: variable)
+        if let variable, let text = environment[variable] {
             return .scalar(text)
         }
         guard let value = node?[key], value != .null else { return nil }

@@ -42,11 +42,13 @@ extension GatewayApplication {
                 name: module.name, routePath: declared.path, config: sections.scoped(module.name).isolated(),
                 logger: runtime.logger, metricsFactory: HandlerMetricsFactory(base: runtime.metrics.factory),
                 declare: { [metrics = runtime.metrics] codes in metrics.declare(codes) })
+            // Read before the handler is set up, so that a route whose setup fails still has its keys checked.
+            let limiter = rateLimiter(declared.reader)
             let reported = reader.problems.count
             do {
                 var responder = try module.makeResponder(
                     setup, capabilities: CapabilitySource(provider, routePath: declared.path))
-                if let limiter = rateLimiter(declared.reader) {
+                if let limiter {
                     responder = MiddlewareResponder(middleware: RateLimitMiddleware(limiter: limiter), inner: responder)
                 }
                 routes.append(
@@ -72,28 +74,34 @@ extension GatewayApplication {
             }
         }
         var seen = Set<ConfigProblem>()
-        let problems = (registry.problems + reader.problems + thrown).filter { seen.insert($0).inserted }
-        guard problems.isEmpty else { throw ConfigProblems(problems) }
+        let found = (registry.problems + reader.problems + thrown).filter { seen.insert($0).inserted }
+        // Warnings ride along with the errors, so one run of check-config reports everything.
+        let warnings =
+            found.filter(\.isWarning) + reader.unusedKeyWarnings
+            + reader.unusedVariableWarnings(ignoring: isNotAConfigKey)
+        let errors = found.filter { !$0.isWarning }
+        guard errors.isEmpty else { throw ConfigProblems(errors + warnings) }
         return GatewayApplication(
             server: server,
             router: Router(routes: routes),
             log: log,
-            unusedKeys: reader.unusedKeys,
+            warnings: warnings,
             runtime: runtime,
             store: store
         )
     }
 
+    /// `STOREGATE_…` variables that are not config keys: the CGI config path and account, the quickstart's and
+    /// the tests' own.
+    private static func isNotAConfigKey(_ variable: String) -> Bool {
+        ["STOREGATE_CONFIG", "STOREGATE_ACCOUNT"].contains(variable) || variable.hasPrefix("STOREGATE_TEST_")
+            || variable.hasPrefix("STOREGATE_QUICKSTART_")
+    }
+
     private static func documentReader(configFile: String, environment: [String: String]) throws(ConfigProblems)
         -> ConfigReader
     {
-        let text: String
-        do {
-            text = try String(contentsOfFile: configFile, encoding: .utf8)
-        } catch {
-            throw ConfigProblems([ConfigProblem(keyPath: configFile, message: "cannot read the config file")])
-        }
-        let document = try ConfigValue.parse(yaml: text, source: configFile)
+        let document = try ConfigValue.read(file: configFile, describedAs: "the config file")
         guard case .mapping = document else {
             throw ConfigProblems([ConfigProblem(keyPath: configFile, message: "must be a YAML mapping of sections")])
         }

@@ -10,8 +10,9 @@ package final class GatewayApplication: Sendable, CustomReflectable {
     package let server: ServerSettings
     package let router: Router
     package let log: LogSettings
-    /// Keys the config file sets that nothing read: typos, or sections of routes that are not enabled.
-    package let unusedKeys: [String]
+    /// What deserves a look but did not stop the load: keys nothing read (typos, sections of routes that are not
+    /// enabled), `STOREGATE_…` variables that name no key, routes that cannot answer as configured.
+    package let warnings: [ConfigProblem]
     /// The middleware every request passes through, in this order: errors become JSON (it never throws,
     /// so nothing escapes it), oversized bodies are refused before any route runs.
     private let errors = ErrorRenderingMiddleware()
@@ -21,13 +22,13 @@ package final class GatewayApplication: Sendable, CustomReflectable {
     private let store: SharedStore
 
     init(
-        server: ServerSettings, router: Router, log: LogSettings, unusedKeys: [String], runtime: GatewayRuntime,
+        server: ServerSettings, router: Router, log: LogSettings, warnings: [ConfigProblem], runtime: GatewayRuntime,
         store: SharedStore
     ) {
         self.server = server
         self.router = router
         self.log = log
-        self.unusedKeys = unusedKeys
+        self.warnings = warnings
         self.runtime = runtime
         self.store = store
         bodyGuard = BodyGuardMiddleware(limit: server.maxBodyBytes)

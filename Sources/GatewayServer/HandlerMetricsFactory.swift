@@ -4,7 +4,8 @@ import CoreMetrics
 /// the factory behind them is not reachable (a cast finds only this one, a mirror shows nothing), and every label
 /// a handler gives gets `handler_` before it: the gateway's own series (`storegate_…`, `process_…`) are not a
 /// handler's to write, whatever the exposition later makes of a label (`store-gate_x` is `store_gate_x` there).
-struct HandlerMetricsFactory: MetricsFactory, CustomReflectable {
+/// A class: the standard library's field reflection, which ignores a custom mirror, reads structs only.
+final class HandlerMetricsFactory: MetricsFactory, CustomReflectable, Sendable {
     private let base: any MetricsFactory
 
     init(base: any MetricsFactory) { self.base = base }

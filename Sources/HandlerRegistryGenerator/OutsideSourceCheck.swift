@@ -6,8 +6,12 @@ import Foundation
 /// a C declaration, `dlsym`); a Swift file when it imports a module of this package other than the handler API,
 /// opens a module of this package or the standard library's internals (`@testable`, `@_private` or `@_spi`
 /// before its `import`: the standard library's reflection SPI writes any stored property), or replaces a
-/// function (`@_dynamicReplacement`). Other uses of those attributes, common in well-kept packages (a package's
-/// own SPI, `@_silgen_name` of the runtime's functions), pass.
+/// function (`@_dynamicReplacement`), spells a symbol's name with escapes, or is the manifest of a package that
+/// applies a build plugin (what a plugin writes is in no source file). Comments are dropped before a Swift file
+/// is read, so none can stand between an attribute and its `import`; adjacent string literals are joined before
+/// names are looked for, as C joins them. Other uses of those attributes, common in well-kept packages (a
+/// package's own SPI, `@_silgen_name` of the runtime's functions), pass. A C file that builds a name through the
+/// preprocessor is not read that far: such a declaration stands out in review.
 struct OutsideSourceCheck {
     let api: String
     let packageModules: Set<String>
@@ -29,30 +33,91 @@ struct OutsideSourceCheck {
             let place = { (line: Int) in
                 "\(file):\(line): error: handler module \(handler.name) depends on this file, which"
             }
-            for (module, line) in mangled.find(in: Array(data)) {
+            for (module, line) in mangled.find(in: Self.joiningAdjacentLiterals(Array(data))) {
                 refusals.append(
                     "\(place(line)) names a symbol of \(module), a module of this package, by its mangled name; a "
                         + "handler module reaches this package through \(api)'s public API only")
             }
             guard file.hasSuffix(".swift") else { continue }
-            let words = HandlerCheck.words(in: String(decoding: data, as: UTF8.self))
-            for (index, (word, line)) in words.enumerated() {
-                if word == "@_dynamicReplacement" {
-                    refusals.append("\(place(line)) uses @_dynamicReplacement, which replaces a function at run time")
-                } else if ["@testable", "@_private", "@_spi"].contains(word),
-                    let module = Self.importedModule(after: index, in: words), opensInternals(module)
-                {
-                    refusals.append("\(place(line)) imports \(module) with \(word), which opens what it keeps inside")
-                } else if word == "import", let module = Self.importedModule(after: index - 1, in: words),
-                    module != api, packageModules.contains(module)
-                {
-                    refusals.append(
-                        "\(place(line)) imports \(module), a module of this package; a handler module reaches this "
-                            + "package through \(api) alone")
-                }
+            let tokens = SwiftTokens(String(decoding: data, as: UTF8.self))
+            refusals += swiftRefusals(tokens, place: place)
+            if Self.isManifest(file),
+                let plugins = tokens.tokens.first(where: { $0.kind == .word && $0.text == "plugins" })
+            {
+                refusals.append(
+                    "\(place(plugins.line)) is the manifest of a package this module reaches, and applies a build "
+                        + "plugin (plugins:); what a plugin writes is not in the sources this check reads")
             }
         }
         return refusals
+    }
+
+    /// What a Swift file of an outside package may not do, read from its tokens (comments dropped, so no comment
+    /// can stand between an attribute and the `import` it opens).
+    private func swiftRefusals(_ source: SwiftTokens, place: (Int) -> String) -> [String] {
+        var refusals: [String] = []
+        let tokens = source.tokens
+        for (index, token) in tokens.enumerated() {
+            switch (token.kind, token.text) {
+            case (.attribute, "@_dynamicReplacement"):
+                refusals.append("\(place(token.line)) uses @_dynamicReplacement, which replaces a function at run time")
+            case (.attribute, "@_silgen_name"), (.attribute, "@_extern"):
+                // The name is read for this package's symbols; an escape would spell one unread.
+                let end = source.skippingGroup(at: index + 1)
+                if tokens[min(index + 1, end)..<end].contains(where: { $0.kind == .string && $0.text.contains("\\") }) {
+                    refusals.append(
+                        "\(place(token.line)) spells a symbol's name with escapes in \(token.text), which this check "
+                            + "cannot read")
+                }
+            case (.attribute, "@testable"), (.attribute, "@_private"), (.attribute, "@_spi"):
+                // The attributes before a declaration, each with its arguments, then what they apply to.
+                var next = source.skippingGroup(at: index + 1)
+                while next < tokens.count, tokens[next].kind == .attribute { next = source.skippingGroup(at: next + 1) }
+                if let module = Self.importedModule(at: next, in: tokens), opensInternals(module) {
+                    refusals.append(
+                        "\(place(token.line)) imports \(module) with \(token.text), which opens what it keeps inside")
+                }
+            case (.word, "import"):
+                if index > 0, tokens[index - 1].kind == .dot { continue }  // a member named `import`
+                if let module = Self.importedModule(at: index, in: tokens), module != api,
+                    packageModules.contains(module)
+                {
+                    refusals.append(
+                        "\(place(token.line)) imports \(module), a module of this package; a handler module reaches "
+                            + "this package through \(api) alone")
+                }
+            default: continue
+            }
+        }
+        return refusals
+    }
+
+    /// Whether `file` is a package's manifest (`Package.swift`, `Package@swift-6.0.swift`).
+    private static func isManifest(_ file: String) -> Bool {
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        return name == "Package.swift" || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift"))
+    }
+
+    /// `bytes` with adjacent string literals joined as C joins them (`"$s11Gateway" "Core…"`), so a name split
+    /// across them is read whole; the line ends between them are kept, so lines still count.
+    static func joiningAdjacentLiterals(_ bytes: [UInt8]) -> [UInt8] {
+        var joined: [UInt8] = []
+        joined.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\"") {
+                var next = index + 1
+                while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C].contains(bytes[next]) { next += 1 }
+                if next < bytes.count, bytes[next] == UInt8(ascii: "\"") {
+                    joined += bytes[(index + 1)..<next].filter { $0 == 0x0A }
+                    index = next + 1
+                    continue
+                }
+            }
+            joined.append(bytes[index])
+            index += 1
+        }
+        return joined
     }
 
     /// Whether importing `module` with `@testable`, `@_private` or `@_spi` would open this package's or the
@@ -61,11 +126,9 @@ struct OutsideSourceCheck {
         module == "Swift" || module.hasPrefix("_") || packageModules.contains(module)
     }
 
-    /// The module an `import` within a few words after `index` names (an attribute's arguments come between).
-    private static func importedModule(after index: Int, in words: [(word: String, line: Int)]) -> String? {
-        guard
-            let importIndex = words.indices.dropFirst(index + 1).prefix(8).first(where: { words[$0].word == "import" })
-        else { return nil }
-        return words[(importIndex + 1)...].first { !importKinds.contains($0.word) }?.word
+    /// The module of the `import` at `index` (`import struct Module.Type` names `Module`), if `index` is one.
+    private static func importedModule(at index: Int, in tokens: [SwiftTokens.Token]) -> String? {
+        guard index < tokens.count, tokens[index].kind == .word, tokens[index].text == "import" else { return nil }
+        return tokens[(index + 1)...].first { $0.kind == .word && !importKinds.contains($0.text) }?.text
     }
 }

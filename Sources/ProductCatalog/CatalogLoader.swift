@@ -8,14 +8,9 @@ package enum CatalogLoader {
     /// Loads `file`, with product files under `contentRoot`. Throws ``ConfigProblems`` naming every problem
     /// as `FILE: products[i].key: why`.
     package static func load(file: String, contentRoot: String) throws(ConfigProblems) -> Catalog {
-        let text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            throw ConfigProblems([ConfigProblem(keyPath: file, message: "cannot read the catalog file")])
-        }
+        let document = try ConfigValue.read(file: file, describedAs: "the catalog file")
         let root = ContentRoot(path: contentRoot)
-        let reader = try ConfigReader(yaml: text, source: file, baseDirectory: root.path, environment: [:])
+        let reader = ConfigReader(document: document, yamlBaseDirectory: root.path, environment: [:])
         if root.resolved == nil {
             reader.report(nil, "content root \(contentRoot) is not a readable folder")
         }
@@ -29,7 +24,10 @@ package enum CatalogLoader {
             return product
         }
         if products.isEmpty, reader.problems.isEmpty { reader.report("products", "the catalog lists no products") }
-        for key in reader.unusedKeys { reader.report(key, "unknown key") }
+        // The catalog is read whole: a key nothing read is a mistake, with the nearest known key when it is near.
+        for unknown in reader.unusedKeyWarnings {
+            reader.report(unknown.keyPath, unknown.message.hasPrefix("unknown key") ? unknown.message : "unknown key")
+        }
         let problems = reader.problems.map { ConfigProblem(keyPath: "\(file): \($0.keyPath)", message: $0.message) }
         guard problems.isEmpty else { throw ConfigProblems(problems) }
         let digest = SHA256.hash(data: Catalog.listing(products))

@@ -76,6 +76,12 @@ struct LoadCapabilities: CapabilityProvider {
     }
 
     func accountHoldings() throws -> AccountHoldings {
+        if !config.hasSection("accounts") {
+            config.warn(
+                "accounts",
+                "is not set, so a route that answers an app account's holdings (entitlements) refuses every request "
+                    + "with 401 account_required; set accounts, or remove the route")
+        }
         let holdings = try services().holdings
         return AccountHoldings { request, context in try holdings.entitlements(for: request, context: context) }
     }

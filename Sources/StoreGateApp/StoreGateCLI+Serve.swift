@@ -24,7 +24,7 @@ extension StoreGateCLI {
         do {
             let application = try load(configFile, runtime: runtime)
             apply(application.log)
-            warnUnused(application)
+            warn(about: application)
             let settings = application.server
             let socket = try ListeningSocket.open(
                 settings.listen,
@@ -36,7 +36,7 @@ extension StoreGateCLI {
             try server.start()
             startBackgroundWork(of: application, runtime: runtime)
         } catch let problems as ConfigProblems {
-            for problem in problems.problems { logger.critical("config problem: \(problem)") }
+            for problem in problems.problems { logger.critical("config problem: \(problem.line)") }
             return 1
         } catch {
             logger.critical("cannot start: \(error)")
@@ -73,10 +73,10 @@ extension StoreGateCLI {
             server.reload(application)
             startBackgroundWork(of: application, runtime: runtime)
             apply(application.log)
-            warnUnused(application)
+            warn(about: application)
             logger.info("reloaded", metadata: ["config": "\(configFile)"])
         } catch {
-            for problem in error.problems { logger.error("reload refused: \(problem)") }
+            for problem in error.problems { logger.error("reload refused: \(problem.line)") }
             logger.error("reload refused; still serving the previous config")
         }
     }
@@ -94,9 +94,7 @@ extension StoreGateCLI {
         logControl.output.gather(every: settings.flushInterval)
     }
 
-    private func warnUnused(_ application: GatewayApplication) {
-        for key in application.unusedKeys {
-            logger.warning("config key not used by this build or its enabled routes", metadata: ["key": "\(key)"])
-        }
+    private func warn(about application: GatewayApplication) {
+        for warning in application.warnings { logger.warning("config: \(warning)") }
     }
 }

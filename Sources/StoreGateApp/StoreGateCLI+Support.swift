@@ -41,7 +41,7 @@ extension StoreGateCLI {
         do {
             application = try load(configFile, runtime: runtime)
         } catch {
-            for problem in error.problems { print(problem) }
+            for problem in error.problems { print(problem.line) }
             return nil
         }
         logControl.level = application.log.level

@@ -42,12 +42,21 @@ extension StoreGateCommand {
 
     struct CheckConfig: StoreGateSubcommand {
         static let configuration = CommandConfiguration(
-            commandName: "check-config", abstract: "Report every problem in config, catalog and content; exit 1 if any."
+            commandName: "check-config",
+            abstract: "Report every problem in config, catalog and content, errors and warnings; exit 1 on an error.",
+            discussion: """
+                One line each: `error:` or `warning:`, the key path (with the environment variable, when the value \
+                came from there), and why. Warnings (keys nothing reads, variables that name no key, routes that \
+                cannot answer as configured) do not stop a gateway from starting.
+                """
         )
 
         @OptionGroup var options: ConfigOption
 
-        func run(in cli: StoreGateCLI) -> Int32 { cli.checkConfig(configFile: options.config) }
+        @Flag(help: "Exit 1 on a warning too (for CI).")
+        var strict = false
+
+        func run(in cli: StoreGateCLI) -> Int32 { cli.checkConfig(configFile: options.config, strict: strict) }
     }
 
     struct Version: StoreGateSubcommand {

@@ -3,13 +3,15 @@ import Testing
 
 extension EndToEnd {
     @Suite struct CheckConfig {
-        private func checkConfig(_ config: String, in folder: URL) throws -> (status: Int32?, output: String) {
+        private func checkConfig(
+            _ config: String, in folder: URL, arguments: [String] = [], environment: [String: String] = [:]
+        ) throws -> (status: Int32?, output: String) {
             let file = folder.appendingPathComponent("check.yaml")
             try config.write(to: file, atomically: true, encoding: .utf8)
             let process = try ManagedProcess(
                 Binaries.storegate.path,
-                ["check-config", "--config", file.path],
-                logFile: folder.appendingPathComponent("check.log")
+                ["check-config", "--config", file.path] + arguments, environment: environment,
+                logFile: folder.appendingPathComponent("check-\(UUID().uuidString).log")
             )
             return (process.waitForExit(within: .seconds(20)), process.log)
         }
@@ -80,8 +82,103 @@ extension EndToEnd {
                 logFile: folder.appendingPathComponent("check.log")
             )
             #expect(process.waitForExit(within: .seconds(20)) == 1)
-            #expect(process.log.contains("server.workers: must be a whole number, not \"none\""))
-            #expect(process.log.contains("missing.yaml: cannot read the catalog file"))
+            #expect(
+                process.log.contains(
+                    "error: STOREGATE_SERVER_WORKERS (server.workers): must be a whole number, not \"none\""),
+                "\(process.log)")
+            #expect(process.log.contains("missing.yaml: cannot read the catalog file: there is no such file"))
+        }
+
+        /// Errors and warnings in one run, each one line with its key path: an unknown key with the known key it
+        /// likely meant, a wrong type, a missing required key, and a summary that counts them.
+        @Test func errorsAndWarningsComeInOneRunWithTheKeyMeant() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = """
+                server:
+                  listen: 127.0.0.1:9000
+                  wokers: 8
+                  max_body_bytes: plenty
+                routes:
+                  - { path: /v1/catalog, handler: catalog, rate_pers: 3 }
+                content:
+                  root: content
+                """
+            let result = try checkConfig(config, in: folder)
+            #expect(result.status == 1)
+            let lines = result.output.split(separator: "\n").map(String.init)
+            for expected in [
+                "error: server.max_body_bytes: must be a whole number, not \"plenty\"",
+                "error: catalog.file: is required: the routes need a product catalog",
+                "warning: server.wokers: unknown key; did you mean workers?",
+                "warning: routes[0].rate_pers: unknown key; did you mean rate_per_s?",
+            ] {
+                #expect(lines.contains(expected), "missing \(expected) in:\n\(result.output)")
+            }
+            #expect(lines.last?.hasSuffix("check.yaml: 2 errors, 2 warnings") == true, "\(result.output)")
+        }
+
+        /// A misspelt environment variable changes nothing: it is named, with the variable it likely meant.
+        @Test func aVariableThatNamesNoKeyIsWarnedAbout() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = Deployment.config(GatewaySetup(), listenLine: "  listen: 127.0.0.1:9000\n")
+            let result = try checkConfig(config, in: folder, environment: ["STOREGATE_SERVER_WOKERS": "8"])
+            #expect(result.status == 0, "\(result.output)")
+            #expect(
+                result.output.contains(
+                    "warning: STOREGATE_SERVER_WOKERS: names no config key this build or its enabled routes read; "
+                        + "did you mean STOREGATE_SERVER_WORKERS?"), "\(result.output)")
+            #expect(result.output.contains("OK (2 routes, listening on 127.0.0.1:9000, 1 warning)"), "\(result.output)")
+            let strict = try checkConfig(
+                config, in: folder, arguments: ["--strict"], environment: ["STOREGATE_SERVER_WOKERS": "8"])
+            #expect(strict.status == 1, "\(strict.output)")
+            #expect(strict.output.contains("1 warning, fatal with --strict"), "\(strict.output)")
+        }
+
+        /// A route that cannot answer as configured is a warning: the holdings of an app account with no accounts.
+        @Test func entitlementsWithoutAccountsIsWarnedAbout() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = """
+                server:
+                  listen: 127.0.0.1:9000
+                routes:
+                  - { path: /v1/entitlements, handler: entitlements }
+                apple:
+                  bundle_ids: [\(SampleContent.bundleId)]
+                catalog:
+                  file: catalog.yaml
+                content:
+                  root: content
+                ledger:
+                  url: sqlite:ledger.sqlite
+                """
+            let result = try checkConfig(config, in: folder)
+            #expect(result.status == 0, "\(result.output)")
+            #expect(
+                result.output.contains("warning: accounts: is not set, so a route that answers an app account's "),
+                "\(result.output)")
+        }
+
+        /// Why a config file cannot be read, in words.
+        @Test func anUnreadableConfigFileSaysWhy() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let latin1 = folder.appendingPathComponent("latin1.yaml")
+            try Data([0x73, 0x65, 0x72, 0x76, 0x65, 0x72, 0x3A, 0x20, 0xE9, 0x0A]).write(to: latin1)
+            for (file, why) in [
+                (folder.appendingPathComponent("absent.yaml").path, "there is no such file"),
+                (folder.appendingPathComponent("nowhere/absent.yaml").path, "there is no folder"),
+                (folder.path, "it is a folder, not a file"),
+                (latin1.path, "it is not UTF-8 text"),
+            ] {
+                let process = try ManagedProcess(
+                    Binaries.storegate.path, ["check-config", "--config", file],
+                    logFile: folder.appendingPathComponent("check-\(UUID().uuidString).log"))
+                #expect(process.waitForExit(within: .seconds(20)) == 1)
+                #expect(process.log.contains("error: \(file): cannot read the config file: \(why)"), "\(process.log)")
+            }
         }
 
         @Test func accountSettingsAreChecked() throws {

@@ -52,6 +52,10 @@ extension EndToEnd {
             let online = try gateway.verify(standIn)
             #expect(online.status == 200, "\(online.text)")
             #expect(try gateway.appStore.calls(standIn)["Production"] == 1)
+            // Asking Apple is the expected path here: nothing about it at info, and no library's source path.
+            let logs = try gateway.logs(through: online)
+            #expect(!logs.contains("receipt not checked here") && !logs.contains("refused"), "\(logs)")
+            #expect(!logs.contains(".swift:"), "\(logs)")
         }
 
         @Test func aGenuineReceiptForAnEnvironmentNotAcceptedIsRefusedWithoutApple() throws {

@@ -241,6 +241,28 @@ extension EndToEnd {
             for secret in secrets { #expect(!strings.contains { $0.contains(secret) }, "a secret was reached") }
         }
 
+        /// Secrets given in the environment are the gateway's copy alone: the process's environment, where any
+        /// module could read them, has forgotten every `STOREGATE_…` variable by the time a handler runs.
+        @Test func aHandlerFindsNoSecretInTheProcesssEnvironment() throws {
+            let secrets = ["apple-shared-secret-7d1f", "account-secret-5e0c9a1b2c3d", "token-secret-from-the-env-0123"]
+            let gateway = try VerifyDeployment(
+                simSecret: secrets[0],
+                environment: [
+                    "STOREGATE_APPLE_SHARED_SECRET": secrets[0], "STOREGATE_ACCOUNTS_SECRET": secrets[1],
+                    "STOREGATE_TOKENS_SECRET": secrets[2],
+                ],
+                extra: "accounts:\n  asserted_by: [signed]\n", moreRoutes: [("/v1/env-reader", "env-reader")])
+            defer { gateway.stop() }
+            let answer = try gateway.deployment.request("/v1/env-reader")
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(answer.json.isEmpty, "\(answer.text)")
+            // The gateway itself still holds them: a verify works with Apple's shared secret.
+            #expect(
+                try gateway.verify(
+                    gateway.receipt(transactions: [Receipt.transaction(SampleContent.issueId, "880001")])
+                ).status == 200)
+        }
+
         @Test func aHandlerThatFailsToSetUpWithoutSayingWhyFailsTheLoad() throws {
             let folder = try SampleContent.makeFolder()
             defer { try? FileManager.default.removeItem(at: folder) }

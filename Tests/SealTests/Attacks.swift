@@ -541,6 +541,72 @@ enum Attacks {
             name: "reaching through a package: a binary target",
             source: "import Prebuilt",
             refusedBy: .registry, refusal: "depends on the binary target Prebuilt", binaries: ["Prebuilt"]),
+        // A fifth reviewer's: comments and attributes between an attribute and its import, a build plugin that
+        // writes code nobody reads, a name split across C literals or spelt with escapes.
+        Attack(
+            name: "reaching through a package: a comment between @_spi and its import",
+            source: "import FieldKit",
+            refusedBy: .registry, refusal: "imports Swift with @_spi, which opens what it keeps inside",
+            outside: [
+                (
+                    "Fields.swift",
+                    """
+                    // Field access helpers for plain value types.
+                    @_spi(Reflection) /* reflection helpers for plain value types used by our tooling */ import Swift
+                    public let walk = _forEachFieldWithKeyPath
+                    """
+                )
+            ]),
+        Attack(
+            name: "reaching through a package: comments and attributes between @testable and its import",
+            source: "import Opened",
+            refusedBy: .registry, refusal: "imports GatewayHandlerAPI with @testable",
+            outside: [
+                (
+                    "Opened.swift",
+                    "@testable // one two three four five six seven eight nine ten\n@_spi(A) /* x */ import GatewayHandlerAPI"
+                )
+            ]),
+        Attack(
+            name: "reaching through a package: a build plugin writing code nobody reads",
+            source: "import GenKit",
+            refusedBy: .registry, refusal: "applies a build plugin",
+            outside: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let package = Package(
+                        name: "GenKit", products: [.library(name: "GenKit", targets: ["GenKit"])],
+                        targets: [
+                            .target(name: "GenKit", plugins: ["GenPlugin"]),
+                            .plugin(name: "GenPlugin", capability: .buildTool()),
+                        ])
+                    """
+                )
+            ]),
+        Attack(
+            name: "reaching through a package: a mangled name split across C string literals",
+            source: "import CShim",
+            refusedBy: .registry,
+            refusal: "names a symbol of GatewayCore, a module of this package, by its mangled name",
+            outside: [
+                (
+                    "shim.h",
+                    #"extern void *storegate_current(void) __asm__("$s11Gateway" "Core15CurrentExchangeO7currentAA08AnsweredD0_pSgvgZ");"#
+                )
+            ]),
+        Attack(
+            name: "reaching through a package: a symbol's name spelt with escapes",
+            source: "import ThreadState",
+            refusedBy: .registry, refusal: "spells a symbol's name with escapes in @_silgen_name",
+            outside: [
+                (
+                    "ThreadState.swift",
+                    #"@_silgen_name("\u{24}s11Gate\u{77}ayCore15CurrentExchangeO7currentAA08AnsweredD0_pSgvgZ") func current() -> AnyObject?"#
+                )
+            ]),
         Attack(
             name: "naming a symbol itself: dlsym with a mangled name",
             source: """
