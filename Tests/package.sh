@@ -50,16 +50,18 @@ grep -q '^STOREGATE_TOKENS_SECRET=.\{40,\}' /etc/storegate/storegate.env || fail
 /usr/bin/storegate version | grep -q '^storegate ' || fail "the installed binary does not run"
 ldd /usr/bin/storegate | grep -q libswiftCore && fail "the installed binary needs the Swift toolchain's libraries"
 
-# The unit's command, its user and its environment file; the socket where the unit's socket would be.
-install -d -o storegate -g www-data -m 0750 /run/storegate
+# The unit's command, its user and its environment file; the socket as its socket unit makes it (spawn-fcgi in
+# systemd's place: it owns the socket, group www-data, and hands it over on fd 0).
+install -d -m 0755 /run/storegate
 set -a; . /etc/storegate/storegate.env; set +a
 runuser -u storegate -- env STOREGATE_TOKENS_SECRET="$STOREGATE_TOKENS_SECRET" \
     /usr/bin/storegate check-config --config /etc/storegate/storegate.yaml >"$work/check.txt" 2>&1 \
     || { cat "$work/check.txt"; fail "check-config refused the installed example"; }
 echo "package test: $(tail -n 1 "$work/check.txt")"
 # The example's Apple URLs are the real ones, which this machine cannot reach: nothing here asks Apple.
-runuser -u storegate -- env STOREGATE_TOKENS_SECRET="$STOREGATE_TOKENS_SECRET" \
-    /usr/bin/storegate serve --config /etc/storegate/storegate.yaml >"$work/storegate.log" 2>&1 &
+env STOREGATE_TOKENS_SECRET="$STOREGATE_TOKENS_SECRET" STOREGATE_SERVER_LISTEN= \
+    spawn-fcgi -n -s /run/storegate/storegate.sock -M 0660 -U storegate -G www-data -u storegate -g storegate \
+    -- /usr/bin/storegate serve --config /etc/storegate/storegate.yaml >"$work/storegate.log" 2>&1 &
 gateway=$!
 for _ in $(seq 100); do [ -S /run/storegate/storegate.sock ] && break; sleep 0.1; done
 [ -S /run/storegate/storegate.sock ] || { cat "$work/storegate.log"; fail "the installed gateway made no socket"; }

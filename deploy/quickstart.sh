@@ -42,11 +42,11 @@ esac
 # A port that is taken fails nginx or the stand-in after the build; find out first.
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 if [ ! -f "$run/nginx.pid" ] && port_in_use "$port"; then
-    echo "127.0.0.1:$port is in use by another program; choose another port: STOREGATE_QUICKSTART_PORT=8081 deploy/quickstart.sh" >&2
+    echo "127.0.0.1:$port is in use by another program; choose another port: STOREGATE_QUICKSTART_PORT=$((port + 1)) deploy/quickstart.sh" >&2
     exit 1
 fi
 if [ ! -f "$run/appstore-sim.pid" ] && port_in_use "$sim_port"; then
-    echo "127.0.0.1:$sim_port (the App Store stand-in) is in use; choose another: STOREGATE_QUICKSTART_SIM_PORT=8091 deploy/quickstart.sh" >&2
+    echo "127.0.0.1:$sim_port (the App Store stand-in) is in use; choose another: STOREGATE_QUICKSTART_SIM_PORT=$((sim_port + 1)) deploy/quickstart.sh" >&2
     exit 1
 fi
 
@@ -136,7 +136,7 @@ export STOREGATE_ROUTES="[{path: /v1/catalog, handler: catalog}, {path: /v1/veri
   {path: /v1/notifications/apple, handler: notifications}, {path: /v1/status, handler: status},
   {path: /v1/metrics, handler: metrics}, {path: /v1/support, handler: support},
   {path: /v1/entitlements, handler: entitlements}]"
-"$bin" check-config --config "$here/storegate.yaml" >/dev/null || "$bin" check-config --config "$here/storegate.yaml"
+"$bin" check-config --config "$here/storegate.yaml" >/dev/null || { "$bin" check-config --config "$here/storegate.yaml"; false; }
 nohup "$bin" serve --config "$here/storegate.yaml" >"$run/storegate.log" 2>&1 &
 echo $! >"$run/storegate.pid"
 for _ in $(seq 100); do [ -S "$run/storegate.sock" ] && break; sleep 0.1; done
@@ -144,7 +144,7 @@ for _ in $(seq 100); do [ -S "$run/storegate.sock" ] && break; sleep 0.1; done
 if ! /usr/sbin/nginx -p "$run/nginx" -c "$run/nginx/nginx.conf" 2>"$run/nginx/start.log"; then
     cat "$run/nginx/start.log" >&2
     grep -q "Address already in use" "$run/nginx/start.log" \
-        && echo "127.0.0.1:$port is taken; choose another port: STOREGATE_QUICKSTART_PORT=8081 deploy/quickstart.sh" >&2
+        && echo "127.0.0.1:$port is taken; choose another port: STOREGATE_QUICKSTART_PORT=$((port + 1)) deploy/quickstart.sh" >&2
     false
 fi
 cp "$run/nginx/nginx.pid" "$run/nginx.pid"
@@ -180,8 +180,10 @@ App accounts (the app's backend signs who is asking; restore_policy transfer):
   curl -s http://127.0.0.1:$port/v1/restore-sync -H "X-StoreGate-Account: \$bob" -d '{"receipt-data": "$(printf demo-new-device | base64)"}'  # moves to bob
   curl -s http://127.0.0.1:$port/v1/entitlements -H "X-StoreGate-Account: \$alice"   # nothing now
   curl -s http://127.0.0.1:$port/v1/entitlements -H "X-StoreGate-Account: \$bob"     # issue 42 and the subscription, with tokens, no receipt
-The support desk (open it in a browser on this machine):
-  http://127.0.0.1:$port/v1/support?q=5000000000000001
+The support desk (open it in a browser on this machine), after the flow above:
+  http://127.0.0.1:$port/v1/support?q=5000000000000001     # a StoreKit 2 purchase
+  http://127.0.0.1:$port/v1/support?q=MQ1DEMOBUY1          # demo-buyer's order, from the receipt email
+  http://127.0.0.1:$port/v1/support?q=1000000000000042     # issue 42: bought, recorded, restored, downloaded
 The ledger, conditional requests, status and metrics:
   sqlite3 .run/ledger.sqlite 'SELECT environment, product_id, first_source FROM purchases'  # (apt-get install sqlite3)
   curl -si http://127.0.0.1:$port/v1/catalog -H 'If-None-Match: "$(curl -s http://127.0.0.1:$port/v1/catalog | sed 's/.*"version":"\([0-9a-f]*\)".*/\1/')"'

@@ -31,11 +31,11 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
             }
             let sources = handler.sourceFiles(withSuffix: "swift").map(\.url)
             let reached = Reached(from: handler.dependencies, stoppingAt: Self.api)
-            // The manifests of the packages the reached modules belong to: one that applies a build plugin is
-            // refused, as what the plugin writes is in no source file.
-            let manifests = Set(reached.targetIds.compactMap { owners[$0] }).sorted { $0.path < $1.path }
-                .flatMap(Self.manifests(in:))
-            let outside = reached.outsideSources + manifests
+            // Every file of the packages the reached modules belong to, not only what SwiftPM lists as a target's
+            // sources: a C target's public headers, a file it includes, the manifest (one that applies a build
+            // plugin is refused, as what the plugin writes is in no file).
+            let outside = Set(reached.targetIds.compactMap { owners[$0] }).sorted { $0.path < $1.path }
+                .flatMap(Self.files(in:))
             // Thousands of paths (a package with C sources) would pass the limit of one argument: a file lists them.
             let outsideList = context.pluginWorkDirectoryURL.appending(path: "\(handler.moduleName).outside-sources")
             try outside.map(\.path).joined(separator: "\n").write(to: outsideList, atomically: true, encoding: .utf8)
@@ -75,11 +75,22 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         return owners
     }
 
-    /// `Package.swift` and any `Package@swift-….swift` in `folder`.
-    static func manifests(in folder: URL) -> [URL] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0 == "Package.swift" || ($0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift")) }
-            .sorted().map { folder.appending(path: $0) }
+    /// Every regular file under a package's `folder`, but for build products, version control, and packages
+    /// of their own inside it (a folder with its own manifest, such as a benchmarks package, is not built).
+    static func files(in folder: URL) -> [URL] {
+        guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        else { return [] }
+        var files: [URL] = []
+        for case let url as URL in walk {
+            let name = url.lastPathComponent
+            let nested = FileManager.default.fileExists(atPath: url.appending(path: "Package.swift").path)
+            if name == ".git" || name == ".swiftpm" || name.hasPrefix(".build") || nested {
+                walk.skipDescendants()
+            } else if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                files.append(url)
+            }
+        }
+        return files.sorted { $0.path < $1.path }
     }
 
     /// What a handler module's dependencies reach, all the way down, short of the handler API (this package's).
@@ -88,8 +99,6 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         var macros: Set<String> = []
         /// Binary targets: what they hold cannot be read.
         var binaries: Set<String> = []
-        /// The source and header files of every other module reached, in every language.
-        var outsideSources: [URL] = []
         /// Every target reached.
         var targetIds: Set<String> = []
 
@@ -106,10 +115,8 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
                 for target in targets where target.name != api && seen.insert(target.id).inserted {
                     targetIds.insert(target.id)
                     if target is BinaryArtifactTarget { binaries.insert(target.name) }
-                    if let module = target as? any SourceModuleTarget {
-                        if module.kind == .macro { macros.insert(target.name) }
-                        outsideSources += module.sourceFiles.filter { $0.type == .source || $0.type == .header }.map(
-                            \.url)
+                    if let module = target as? any SourceModuleTarget, module.kind == .macro {
+                        macros.insert(target.name)
                     }
                     pending += target.dependencies
                 }

@@ -6,11 +6,14 @@ struct SupportPage {
     let searched: String
     var lookup: SupportLookup?
     var problem: String?
+    /// When the page is made: times show how long ago they were.
+    let now: Date
 
-    init(searched: String, lookup: SupportLookup? = nil, problem: String? = nil) {
+    init(searched: String, lookup: SupportLookup? = nil, problem: String? = nil, now: Date = Date()) {
         self.searched = searched
         self.lookup = lookup
         self.problem = problem
+        self.now = now
     }
 
     var html: String {
@@ -43,7 +46,8 @@ struct SupportPage {
             for event in history.timeline {
                 html +=
                     "<li class=\"\(event.kind == .refunded ? "refunded" : "event")\">"
-                    + "<time>\(Self.escape(event.at.formatted(.iso8601)))</time> "
+                    + "<time datetime=\"\(Self.escape(event.at.formatted(.iso8601)))\">"
+                    + "\(Self.escape(SupportTime(date: event.at, now: now).text))</time> "
                     + "<b>\(Self.escape(event.kind.rawValue))</b> <span>\(Self.escape(event.detail))</span></li>"
             }
             html += "</ol></section>"
@@ -54,8 +58,8 @@ struct SupportPage {
             html += "<tr><th>transaction</th><th>product</th><th>bought</th><th>expires</th><th>refunded</th></tr>"
             for transaction in view.transactions {
                 let cells = [
-                    transaction.transactionId, transaction.productId, Self.date(transaction.purchaseDate),
-                    Self.date(transaction.expiresDate), Self.date(transaction.cancellationDate),
+                    transaction.transactionId, transaction.productId, date(transaction.purchaseDate),
+                    date(transaction.expiresDate), date(transaction.cancellationDate),
                 ]
                 html += "<tr>" + cells.map { "<td>\(Self.escape($0))</td>" }.joined() + "</tr>"
             }
@@ -66,7 +70,7 @@ struct SupportPage {
         return html + "</section>"
     }
 
-    private static func date(_ date: Date?) -> String { date?.formatted(.iso8601) ?? "" }
+    private func date(_ date: Date?) -> String { date.map { SupportTime(date: $0, now: now).text } ?? "" }
 
     /// `name`'s value in a query string, percent-decoded (`+` is a space).
     static func parameter(_ name: String, in query: String) -> String? {

@@ -17,7 +17,7 @@ extension ServerAPIBackend {
                 return nil
             }
         } catch {
-            throw error.gatewayError(logger: context.logger)
+            throw StoreViewUnavailable(error.supportSentence(for: query, logger: context.logger))
         }
         return try Self.purchases(from: signed, context: context)
     }

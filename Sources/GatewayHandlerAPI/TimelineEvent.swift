@@ -10,6 +10,7 @@ public struct TimelineEvent: Sendable, Equatable {
         case account
         case granted
         case grantRevoked = "grant revoked"
+        case restored
     }
 
     public let at: Date

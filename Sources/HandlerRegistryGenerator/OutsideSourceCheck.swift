@@ -120,10 +120,18 @@ struct OutsideSourceCheck {
         return joined
     }
 
+    /// The modules of the toolchain whose SPI or internals reach what any value holds (the standard library's
+    /// reflection SPI writes any stored property).
+    private static let toolchainModules: Set = [
+        "Swift", "_Concurrency", "_StringProcessing", "_RegexParser", "_Differentiation", "_Volatile", "SwiftShims",
+        "Synchronization", "Distributed", "Observation", "Foundation", "FoundationEssentials",
+        "FoundationInternationalization", "Dispatch",
+    ]
+
     /// Whether importing `module` with `@testable`, `@_private` or `@_spi` would open this package's or the
-    /// standard library's internals.
+    /// toolchain's internals (a package opening its own modules for its tests is its business).
     private func opensInternals(_ module: String) -> Bool {
-        module == "Swift" || module.hasPrefix("_") || packageModules.contains(module)
+        Self.toolchainModules.contains(module) || packageModules.contains(module)
     }
 
     /// The module of the `import` at `index` (`import struct Module.Type` names `Module`), if `index` is one.

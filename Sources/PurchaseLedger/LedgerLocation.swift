@@ -27,10 +27,13 @@ package enum LedgerLocation: Sendable, Equatable {
 }
 
 extension LedgerLocation {
-    /// Opens the ledger here, creating and migrating it when needed.
-    package func open(poolSize: Int = 16) throws(LedgerError) -> any PurchaseLedger & LedgerRowStore {
+    /// Opens the ledger here, creating and migrating it when needed: a PostgreSQL ledger with `poolSize`
+    /// connections, an SQLite one whose read connections keep at most `readCacheKiB` of pages each.
+    package func open(poolSize: Int = 16, readCacheKiB: Int = SQLiteLedger.defaultReadCacheKiB) throws(LedgerError)
+        -> any PurchaseLedger & LedgerRowStore
+    {
         switch self {
-        case .sqlite(let path): return try SQLiteLedger(path: path)
+        case .sqlite(let path): return try SQLiteLedger(path: path, readCacheKiB: readCacheKiB)
         case .postgres(let url): return try PostgresLedger(url: url, poolSize: poolSize)
         }
     }

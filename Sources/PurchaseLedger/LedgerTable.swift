@@ -7,6 +7,7 @@ package enum LedgerTable: String, Sendable, CaseIterable {
     case accountBindings = "account_bindings"
     case accountBindingEvents = "account_binding_events"
     case freeGrants = "free_grants"
+    case restores
 
     /// Every column, primary key first.
     var columns: [String] {
@@ -57,6 +58,8 @@ package enum LedgerTable: String, Sendable, CaseIterable {
                 "grant_id", "environment", "product_id", "account_id", "customer_original_transaction_id", "reason",
                 "granted_by", "granted_ms", "expires_ms", "revoked_ms", "revoked_by", "revoke_reason", "request_id",
             ]
+        case .restores:
+            return ["environment", "original_transaction_id", "request_id", "restored_ms"]
         }
     }
 
@@ -64,7 +67,7 @@ package enum LedgerTable: String, Sendable, CaseIterable {
     private var keyLength: Int {
         switch self {
         case .purchases, .transactions: 2
-        case .accountBindings: 3
+        case .accountBindings, .restores: 3
         default: 1
         }
     }

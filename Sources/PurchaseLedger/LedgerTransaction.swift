@@ -1,7 +1,7 @@
 import struct Foundation.Date
 
 /// One App Store transaction as the ledger records it.
-package struct LedgerTransaction: Sendable, Equatable {
+package struct LedgerTransaction: Sendable, Hashable {
     /// `Production`, `Sandbox` or `Xcode`.
     package var environment: String
     package var bundleId: String

@@ -47,6 +47,7 @@ extension PostgresLedger {
         (6, BackfillTable.schema(integer: "BIGINT")),
         (7, AccountBindingTable.schema(integer: "BIGINT")),
         (8, FreeGrantTable.schema(integer: "BIGINT")),
+        (9, RestoreTable.schema(integer: "BIGINT")),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

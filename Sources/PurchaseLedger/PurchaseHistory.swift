@@ -46,6 +46,8 @@ package struct PurchaseHistory: Sendable, Equatable {
     package let holders: [String]
     /// The free grants recorded as it, or tied to it as a customer's purchase.
     package let freeGrants: [FreeGrant]
+    /// Every restore-sync that named it, whether or not it brought anything new.
+    package let restores: [Restore]
 }
 
 extension PurchaseLedger {
@@ -61,6 +63,7 @@ extension PurchaseLedger {
             consumptionRequests: try consumptionRequests(environment: environment, originalTransactionId: id),
             bindingEvents: try bindingEvents(environment: environment, originalTransactionId: id),
             holders: try holders(environment: environment, originalTransactionId: id),
-            freeGrants: try freeGrants(.about(environment: environment, originalTransactionId: id)))
+            freeGrants: try freeGrants(.about(environment: environment, originalTransactionId: id)),
+            restores: try restores(environment: environment, originalTransactionId: id))
     }
 }

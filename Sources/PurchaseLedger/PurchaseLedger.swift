@@ -19,6 +19,12 @@ package protocol PurchaseLedger: Sendable {
     func recordNotification(_ notification: LedgerNotification) throws(LedgerError) -> Bool
 
     /// Records one content grant, durably, before the bytes go out.
+    /// Records that a restore-sync named these purchases (a repeat of one request's is kept once).
+    func recordRestores(_ restores: [Restore]) throws(LedgerError)
+
+    /// The restores that named `originalTransactionId`'s purchase in `environment`, oldest first.
+    func restores(environment: String, originalTransactionId: String) throws(LedgerError) -> [Restore]
+
     func recordDelivery(_ delivery: Delivery) throws(LedgerError)
 
     /// The grants recorded for one original transaction, oldest first.

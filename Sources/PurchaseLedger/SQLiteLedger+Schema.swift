@@ -93,6 +93,9 @@ extension SQLiteLedger {
         migrator.registerMigration("v8 free grants") { db in
             try db.execute(sql: FreeGrantTable.schema(integer: "INTEGER"))
         }
+        migrator.registerMigration("v9 restores") { db in
+            try db.execute(sql: RestoreTable.schema(integer: "INTEGER"))
+        }
         return migrator
     }
 }

@@ -9,7 +9,10 @@ package enum LedgerSettings {
         let url = section.string("url", default: "sqlite:ledger.sqlite")
         do throws(LedgerError) {
             return try LedgerLocation(url: url, baseDirectory: section.baseDirectory)
-                .open(poolSize: section.int("pool_size", default: 16, in: 1...1024))
+                .open(
+                    poolSize: section.int("pool_size", default: 16, in: 1...1024),
+                    readCacheKiB: section.int(
+                        "read_cache_kib", default: SQLiteLedger.defaultReadCacheKiB, in: 16...1_048_576))
         } catch {
             section.report("url", error.reason)
             throw ConfigProblems([])

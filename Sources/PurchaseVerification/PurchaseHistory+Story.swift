@@ -12,7 +12,7 @@ extension PurchaseHistory {
     }
 
     /// Every recorded moment of the purchase, oldest first: bought, recorded (by which route and request),
-    /// downloaded, notified, refund requested and what was answered, refunded, which app account held it, and
+    /// restored (every restore-sync that named it), downloaded, notified, refund requested and what was answered, refunded, which app account held it, and
     /// the free grants it is or goes with, and their revocations.
     private var timeline: [TimelineEvent] {
         var events: [TimelineEvent] = []
@@ -45,6 +45,10 @@ extension PurchaseHistory {
                     detail:
                         "transaction \(transaction.transactionId) by \(transaction.source.rawValue), request \(transaction.requestId)"
                 ))
+        }
+        for restore in restores {
+            events.append(
+                .init(at: restore.restoredAt, kind: .restored, detail: "by restore-sync, request \(restore.requestId)"))
         }
         for delivery in deliveries {
             events.append(

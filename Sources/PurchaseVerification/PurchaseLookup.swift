@@ -31,8 +31,12 @@ package struct PurchaseLookup: Sendable {
                 for backend in stores.backends where storeView == nil {
                     storeView = try backend.storeView(of: query, context: context)
                 }
+            } catch let unavailable as StoreViewUnavailable {
+                storeProblem = unavailable.sentence
+            } catch let error as GatewayError {
+                storeProblem = error.message
             } catch {
-                storeProblem = "\(error)"
+                storeProblem = "The store could not be asked."
             }
         }
         ids += storeView?.transactions.map(\.transactionId) ?? []

@@ -84,6 +84,19 @@ package final class PurchaseRecorder: Sendable {
             committed.remember(rows)
         }
         let now = Date()
+        if source == .restoreSync {
+            // Every restore is on the support timeline, a restore that brought nothing new too (its one write).
+            let restores = batch.purchases.map {
+                Restore(
+                    environment: purchases.environment, originalTransactionId: $0.originalTransactionId,
+                    requestId: context.requestId, restoredAt: now)
+            }
+            do {
+                try ledger.recordRestores(restores)
+            } catch {
+                throw error.answer("the ledger could not record a restore", logger: context.logger)
+            }
+        }
         var entitlements = EntitlementRules.entitlements(from: purchases.transactions, catalog: catalog, now: now)
         let given = customerGrants.entitlements(
             environment: purchases.environment, transactions: purchases.transactions, catalog: catalog, now: now)

@@ -4,8 +4,10 @@
 # stand-in: catalog 70%, verify 15% (half new receipts, half from a pool of 20,000), restore-sync 5% (pool),
 # download 10% (a token). Reports throughput, p50/p99 per route from nginx's access log, the error count
 # (anything but 200 must not happen; 499, wrk hanging up on requests in flight as it stops, is counted
-# apart), and storegate's RSS and open file descriptors every 10 s.
-# Usage: Tests/Benchmarks/soak.sh [SECONDS, default 600] [CONNECTIONS, default 32]
+# apart), and storegate's RSS and open file descriptors every 10 s, with their spread after the first two
+# minutes. With SOAK_PRELOAD=N the ledger holds N purchases of other buyers (and a transaction each) before the
+# load starts, so that memory is seen against a large ledger (2,000,000 make about 1 GiB).
+# Usage: [SOAK_PRELOAD=N] Tests/Benchmarks/soak.sh [SECONDS, default 600] [CONNECTIONS, default 32]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 source "$top/Tests/Benchmarks/common.sh"
@@ -27,6 +29,12 @@ STOREGATE_SERVER_LISTEN="$run/storegate.sock" STOREGATE_SERVER_SOCKET_MODE=0666 
 gateway=$!
 pids+=($gateway)
 wait_for_socket "$run/storegate.sock"
+
+# Other buyers' purchases, written straight into the gateway's ledger file (WAL; the gateway keeps serving).
+if [ "${SOAK_PRELOAD:-0}" -gt 0 ]; then
+    echo "preloading the ledger with $SOAK_PRELOAD purchases..." >&2
+    python3 "$top/Tests/Benchmarks/ledger_preload.py" "$run/ledger.sqlite" "$SOAK_PRELOAD" >&2
+fi
 
 mkdir -p "$run/tmp"
 cat >"$run/nginx.conf" <<CONF
@@ -72,7 +80,11 @@ end
 LUA
 
 echo "soaking: ${seconds}s, $connections connections, nginx 1 worker, one storegate (pid $gateway)" >&2
-sample() { echo "$1 $(awk '/VmRSS/ {printf "%.1f", $2 / 1024}' /proc/$gateway/status) $(ls /proc/$gateway/fd | wc -l)"; }
+# RSS, then its anonymous part (the heap, stacks) and its file-backed part (the binary, mapped libraries, SQLite's
+# shared WAL index), then open fds.
+sample() {
+    echo "$1 $(awk '/^(VmRSS|RssAnon|RssFile):/ {printf "%.1f ", $2 / 1024}' /proc/$gateway/status)$(ls /proc/$gateway/fd | wc -l)"
+}
 wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$run/mixed.lua" http://127.0.0.1:18485 >"$run/wrk.out" 2>&1 &
 load=$!
 elapsed=0
@@ -107,11 +119,14 @@ hung_up=$(awk '$2 == 499' "$run/access.log" | wc -l)
 echo
 echo "throughput: $rps req/s ($total requests); errors (not 200): $errors; hung up by wrk at the end (499): $hung_up${socket_errors:+; wrk: $socket_errors}"
 echo
-echo "| seconds | RSS MiB | open fds |"
-echo "|---:|---:|---:|"
-awk '{printf "| %d | %s | %d |\n", $1, $2, $3}' "$run/samples"
-awk 'NR <= 7 {base_rss = $2; base_fds = $3} {last_rss = $2; last_fds = $3; if ($2 > max_rss) max_rss = $2}
+echo "| seconds | RSS MiB | anonymous MiB | file MiB | open fds |"
+echo "|---:|---:|---:|---:|---:|"
+awk '{printf "| %d | %s | %s | %s | %d |\n", $1, $2, $3, $4, $5}' "$run/samples"
+awk 'NR <= 7 {base_rss = $2; base_fds = $5} {last_rss = $2; last_fds = $5; if ($2 > max_rss) max_rss = $2}
+     $1 >= 120 {if (low == "" || $2 < low) low = $2; if ($2 > high) high = $2}
      END {printf "\nafter the first minute: RSS %.1f -> %.1f MiB (%+.1f%%, peak %.1f), fds %d -> %d\n",
-          base_rss, last_rss, 100 * (last_rss - base_rss) / base_rss, max_rss, base_fds, last_fds}' "$run/samples"
+          base_rss, last_rss, 100 * (last_rss - base_rss) / base_rss, max_rss, base_fds, last_fds
+          if (low != "") printf "after the first two minutes: RSS between %.1f and %.1f MiB (spread %.1f%%)\n",
+              low, high, 100 * (high - low) / low}' "$run/samples"
 echo "ledger: $(du -h "$run/ledger.sqlite" | cut -f1); request log: $(du -h "$run/storegate.log" | cut -f1)"
 [ "$errors" -eq 0 ] || { echo "soak FAILED: $errors errors"; awk '$2 != 200 && $2 != 499' "$run/access.log" | sort | uniq -c | sort -rn | head; exit 1; }

@@ -16,6 +16,11 @@ struct GatewaySetup {
 
     var binary = Binaries.storegate
     var routes = [("/v1/catalog", "catalog"), ("/v1/status", "status")]
+    /// The handlers that answer with content, whose routes nginx gives a location that lets X-Accel-Redirect
+    /// through, as the deploy/ site's `/v1/download/` (every other location ignores it).
+    static let contentHandlers: Set = [
+        "download", "fixture-content", "stashing-content", "upgrade", "caching", "entitlement-echo",
+    ]
     /// More keys of a route's entry, by path, in YAML flow syntax (`rate_per_s: 2`).
     var routeOptions: [String: String] = [:]
     /// Extra `server:` keys, as YAML values.
@@ -84,9 +89,10 @@ final class Deployment: @unchecked Sendable {
                 upstreams.indices.allSatisfy { FileManager.default.fileExists(atPath: socketPath(of: $0)) }
             }
         }
+        let contentPaths = setup.routes.filter { GatewaySetup.contentHandlers.contains($0.1) }.map(\.0)
         nginx = try Self.launchNginx(
             folder: folder, port: port, upstreams: upstreams, keepAlive: setup.keepAlive,
-            accounts: setup.nginxAccounts)
+            accounts: setup.nginxAccounts, contentPaths: contentPaths)
         let up = ManagedProcess.poll(for: .seconds(15)) {
             (try? HTTPClient.request(port: port, path: "/v1/", timeout: .seconds(2)))?.header("X-Request-Id") != nil
         }
@@ -177,7 +183,8 @@ final class Deployment: @unchecked Sendable {
     }
 
     private static func launchNginx(
-        folder: URL, port: Int, upstreams: [String], keepAlive: Bool, accounts: [String: String]?
+        folder: URL, port: Int, upstreams: [String], keepAlive: Bool, accounts: [String: String]?,
+        contentPaths: [String]
     ) throws -> ManagedProcess {
         let prefix = folder.appendingPathComponent("nginx")
         try FileManager.default.createDirectory(
@@ -200,6 +207,7 @@ final class Deployment: @unchecked Sendable {
                 .filter { !$0.contains("keepalive 16;") && !$0.contains("fastcgi_keep_conn on;") }
                 .joined(separator: "\n")
         }
+        site = Self.withContentLocations(site, for: contentPaths)
         if let accounts { site = try Self.enablingAccounts(site, sessions: accounts) }
         let siteFile = prefix.appendingPathComponent("site.conf")
         try site.write(to: siteFile, atomically: true, encoding: .utf8)
@@ -223,6 +231,19 @@ final class Deployment: @unchecked Sendable {
 }
 
 extension Deployment {
+    /// The deploy/ site with a location like its `/v1/download/` for each content route at another path, as an
+    /// operator adds one for a content route of their own: only there does nginx follow X-Accel-Redirect.
+    static func withContentLocations(_ site: String, for paths: [String]) -> String {
+        guard let start = site.range(of: "    location /v1/download/ {"),
+            let end = site.range(of: "\n    }\n", range: start.upperBound..<site.endIndex)
+        else { return site }
+        let block = String(site[start.lowerBound..<end.upperBound])
+        let added = paths.filter { $0 != "/v1/download" }.map {
+            block.replacingOccurrences(of: "location /v1/download/ {", with: "location ^~ \($0)/ {")
+        }
+        return site.replacingCharacters(in: start.lowerBound..<start.lowerBound, with: added.joined())
+    }
+
     /// The deploy/ site with its app-account lines uncommented, asking a login service added on another port
     /// that knows `sessions`.
     static func enablingAccounts(_ site: String, sessions: [String: String]) throws -> String {

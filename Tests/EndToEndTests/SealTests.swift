@@ -55,6 +55,21 @@ extension EndToEnd {
             #expect(!raw.contains("4294967496"), "\(raw.prefix(200))")
         }
 
+        /// A handler that goes around the API to the operating system and writes its own FastCGI header block,
+        /// with an X-Accel-Redirect, onto the web server's connections (a sixth reviewer's way; nothing in one
+        /// process stops it) gets no file out: the deploy/ site lets X-Accel-Redirect through from content routes'
+        /// locations only.
+        @Test func aHeaderBlockWrittenPastTheGatewayGetsNoFileOutOfNginx() throws {
+            let deployment = try Deployment(
+                GatewaySetup(
+                    binary: Binaries.testbed, routes: [("/v1/raw-record", "raw-record")],
+                    server: ["workers": "2"], keepAlive: false))
+            defer { deployment.stop() }
+            let answer = try deployment.request("/v1/raw-record")
+            #expect(SampleContent.sha256(answer.body) != SampleContent.issueSHA256, "nginx sent the file")
+            #expect(answer.header("X-Accel-Redirect") == nil)
+        }
+
         @Test(arguments: ["x-accel", "stream"])
         func contentKeptForAnotherRequestIsRefused(_ delivery: String) throws {
             let deployment = try Deployment(

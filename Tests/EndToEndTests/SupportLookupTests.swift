@@ -58,7 +58,9 @@ extension EndToEnd {
             let unknown = try Self.lookUp(gateway, ["--order-id", "NOSUCHORDER"])
             #expect(unknown.status == 0)
             #expect(unknown.output.contains("The ledger holds no purchase for it."))
-            #expect(unknown.output.contains("transaction_not_found"), "\(unknown.output)")
+            // Apple's answer in words, never a status or an error code.
+            #expect(unknown.output.contains("Apple knows no order with this id."), "\(unknown.output)")
+            #expect(!unknown.output.contains("transaction_not_found") && !unknown.output.contains("422"))
             let neither = try Self.lookUp(gateway, [])
             #expect(neither.status == 2)
         }

@@ -32,6 +32,27 @@ extension EndToEnd {
             #expect(try HeadlessBrowser.pixels(in: empty, rgb: Self.timelineBlue) == 0)
         }
 
+        /// What a support person reads is in words: every restore on the timeline (those that brought nothing new
+        /// too), times in UTC with their age, and what Apple said of a purchase its history lacks, never an HTTP
+        /// status or an error code.
+        @Test func thePageSaysWhatSupportNeedsInWords() throws {
+            let gateway = try ServerAPIRoutes.gateway()
+            defer { gateway.stop() }
+            let id = ServerAPIRoutes.id()
+            let receipt = try gateway.receipt(transactions: [Receipt.transaction(SampleContent.issueId, id)])
+            #expect(try gateway.verify(receipt).status == 200)
+            for _ in 0..<2 {
+                let restored = try gateway.restore(receipt)
+                #expect(restored.status == 200)
+                #expect(restored.json["recorded"] as? Int == 0, "nothing new: \(restored.text)")
+            }
+            let dom = try HeadlessBrowser.dom("http://127.0.0.1:\(gateway.deployment.port)/v1/support?q=\(id)")
+            #expect(dom.components(separatedBy: "<b>restored</b>").count - 1 == 2, "\(dom)")
+            #expect(dom.contains(" UTC (just now)") || dom.contains(" minute ago)"), "\(dom)")
+            #expect(dom.contains("Apple's transaction history has no transaction with this id"), "\(dom)")
+            for code in ["422", "404", "transaction_not_found"] { #expect(!dom.contains(code), "\(code) in \(dom)") }
+        }
+
         @Test func hostileInputIsEscapedAndThePageRunsNoScript() throws {
             let gateway = try ServerAPIRoutes.gateway()
             defer { gateway.stop() }

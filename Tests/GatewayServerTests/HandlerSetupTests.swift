@@ -106,7 +106,7 @@ import Testing
         #expect {
             try load(HandlerRegistry([.module(Quiet.self)]), metrics: GatewayMetrics())
         } throws: { error in
-            (error as? ConfigProblems)?.problems.map(\.description)
+            (error as? ConfigProblems)?.errors.map(\.description)
                 == ["routes[0].handler: spy could not be set up, and did not say why"]
         }
     }

@@ -38,9 +38,16 @@ import Testing
         }
         try source.recordGrant(FreeGrantConformance.grant("grant-00000000000000d1", account: "a"))
         _ = try source.revokeGrant("grant-00000000000000d1", by: "bob", reason: "test", at: FreeGrantConformance.now)
+        try source.recordRestores([
+            Restore(environment: "Production", originalTransactionId: "1", requestId: "r-restore"),
+            Restore(environment: "Production", originalTransactionId: "3", requestId: "r-restore"),
+        ])
         let copied = try source.copy(into: target, pageSize: 2)
-        #expect(copied.map(\.read) == [7, 8, 3, 1, 1, 1, 2, 4, 1])
-        #expect(copied.map(\.added) == [7, 8, 3, 1, 1, 1, 2, 4, 1])
+        #expect(copied.map(\.read) == [7, 8, 3, 1, 1, 1, 2, 4, 1, 2])
+        #expect(copied.map(\.added) == [7, 8, 3, 1, 1, 1, 2, 4, 1, 2])
+        #expect(
+            try target.restores(environment: "Production", originalTransactionId: "3")
+                == source.restores(environment: "Production", originalTransactionId: "3"))
         #expect(try target.freeGrants(.all) == source.freeGrants(.all))
         #expect(try target.notificationsRecordedUntil() == source.notificationsRecordedUntil())
         #expect(try target.counts() == source.counts())
@@ -59,7 +66,7 @@ import Testing
         #expect(requests.map(\.state) == [.pending])
 
         // Run again (an interrupted copy resumed): nothing doubles.
-        #expect(try source.copy(into: target).map(\.added) == [0, 0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(try source.copy(into: target).map(\.added) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
         #expect(try target.holdings(of: "c") == source.holdings(of: "c"))
         #expect(
             try target.bindingEvents(environment: "Production", originalTransactionId: "1")

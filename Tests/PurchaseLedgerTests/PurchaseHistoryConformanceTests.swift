@@ -5,6 +5,28 @@ import Testing
 /// Support lookups in every ledger: a transaction id finds its purchase in each environment, and a purchase's
 /// history holds its transactions, grants, notifications and consumption requests.
 @Suite struct PurchaseHistoryConformance {
+    /// Every restore that named a purchase is kept, once per request and oldest first, in its environment.
+    @Test(arguments: LedgerUnderTest.all)
+    func everyRestoreOfAPurchaseIsKept(_ subject: LedgerUnderTest) throws {
+        let (ledger, reopen) = try subject.open()
+        let first = Date(timeIntervalSince1970: 1_700_000_000)
+        let restore = { (request: String, at: Date, environment: String) in
+            Restore(environment: environment, originalTransactionId: "60", requestId: request, restoredAt: at)
+        }
+        try ledger.recordRestores([restore("r-1", first, "Production")])
+        try ledger.recordRestores([restore("r-1", first, "Production")])  // a retried request
+        try ledger.recordRestores([
+            restore("r-2", first.addingTimeInterval(60), "Production"), restore("r-3", first, "Sandbox"),
+        ])
+        try ledger.recordRestores([])
+        let kept = try reopen().restores(environment: "Production", originalTransactionId: "60")
+        #expect(kept.map(\.requestId) == ["r-1", "r-2"])
+        #expect(kept.first?.restoredAt == first)
+        #expect(try ledger.restores(environment: "Sandbox", originalTransactionId: "60").map(\.requestId) == ["r-3"])
+        let history = try ledger.history(of: LedgerOriginal(environment: "Production", originalTransactionId: "60"))
+        #expect(history.restores == kept)
+    }
+
     @Test(arguments: LedgerUnderTest.all)
     func aTransactionIdFindsItsPurchaseAndItsWholeHistory(_ subject: LedgerUnderTest) throws {
         let (ledger, _) = try subject.open()

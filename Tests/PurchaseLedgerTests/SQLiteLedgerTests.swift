@@ -50,7 +50,7 @@ import Testing
     @Test func aReaderConnectionKeptForTheNextRequestSeesWhatWasCommittedSince() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("rd-\(UUID().uuidString).sqlite").path
         let ledger = try SQLiteLedger(path: path)
-        let readers = SQLiteReaders(path: path, busyTimeout: 1)
+        let readers = SQLiteReaders(path: path, busyTimeout: 1, cacheKiB: 64)
         @Sendable func count() throws -> Int {
             try readers.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM purchases") ?? -1 }
         }
@@ -68,6 +68,17 @@ import Testing
         #expect(try count() == 1)
         #expect(readers.openCount == opened)
         #expect(throws: (any Error).self) { try readers.read { try $0.execute(sql: "DELETE FROM purchases") } }
+        // Each keeps the page cache it was given (SQLite writes a size in KiB as its negative).
+        #expect(try readers.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") } == -64)
+    }
+
+    /// `ledger.read_cache_kib` bounds the ledger's read connections, the pool's too; its writer keeps SQLite's
+    /// default cache for the pages inserts walk.
+    @Test func readConnectionsKeepTheCacheTheyAreGiven() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rc-\(UUID().uuidString).sqlite").path
+        let ledger = try SQLiteLedger(path: path, readCacheKiB: 96)
+        #expect(try ledger.pool.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") } == -96)
+        #expect(try ledger.pool.write { try Int.fetchOne($0, sql: "PRAGMA cache_size") } == -2000)
     }
 
     @Test func theTestCommandProvidesAPostgreSQLServer() throws {
@@ -84,7 +95,7 @@ import Testing
         #expect(failures.withLock { $0 } == 0)
         let versions = try PostgresConnection(url: scoped).execute(
             "SELECT version FROM storegate_migrations ORDER BY 1")
-        #expect(versions.map { $0[0] } == ["1", "2", "3", "4", "5", "6", "7", "8"])
+        #expect(versions.map { $0[0] } == ["1", "2", "3", "4", "5", "6", "7", "8", "9"])
     }
 
     @Test func aDownServerIsAClearErrorNotAHang() {

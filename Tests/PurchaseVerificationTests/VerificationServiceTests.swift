@@ -85,22 +85,25 @@ import Testing
         func counts(_ verified: VerifiedPurchases) -> [Int] { [verified.recordedPurchases, verified.knownPurchases] }
         #expect(counts(try fixture.recordedBy(purchases, source: .verify, context: context)) == [2, 0])
         let firstSeen = try counting.purchases(environment: "Production", originalTransactionId: "51").map(\.lastSeen)
-        // The same transactions again (a cached verify, a restore): answered as known, nothing written.
+        // The same transactions again (a cached verify): answered as known, nothing written.
         #expect(counts(try fixture.recordedBy(purchases, source: .verify, context: context)) == [0, 2])
-        #expect(counts(try fixture.recordedBy(purchases, source: .restoreSync, context: context)) == [0, 2])
         #expect(counting.writes == 1)
+        // A restore of them: known too, and its one write is the restore itself, for the support timeline.
+        #expect(counts(try fixture.recordedBy(purchases, source: .restoreSync, context: context)) == [0, 2])
+        #expect(counting.writes == 2)
+        #expect(try counting.restores(environment: "Production", originalTransactionId: "51").count == 1)
         #expect(
             try counting.purchases(environment: "Production", originalTransactionId: "51").map(\.lastSeen) == firstSeen)
         // One changed transaction (refunded) or one more makes it a write again.
         _ = try fixture.recordedBy([Self.refund(of: "p1", id: "51")], source: .verify, context: context)
-        #expect(counting.writes == 2)
+        #expect(counting.writes == 3)
         #expect(
             try counting.purchases(environment: "Production", originalTransactionId: "51").first?.cancellationDate
                 != nil)
         // A sandbox transaction with the same id is another transaction.
         _ = try fixture.recordedBy(
             [Self.transaction("p1", id: "51")], environment: "Sandbox", source: .verify, context: context)
-        #expect(counting.writes == 3)
+        #expect(counting.writes == 4)
     }
 
     @Test func verifiedPurchasesCarryTokensOnlyForProductsWithContent() throws {
@@ -230,6 +233,15 @@ private final class WriteCountingLedger: PurchaseLedger {
     }
 
     func recordDelivery(_ delivery: Delivery) throws(LedgerError) { try base.recordDelivery(delivery) }
+
+    func recordRestores(_ restores: [Restore]) throws(LedgerError) {
+        count.withLock { $0 += 1 }
+        try base.recordRestores(restores)
+    }
+
+    func restores(environment: String, originalTransactionId: String) throws(LedgerError) -> [Restore] {
+        try base.restores(environment: environment, originalTransactionId: originalTransactionId)
+    }
 
     func deliveries(environment: String, originalTransactionId: String) throws(LedgerError) -> [Delivery] {
         try base.deliveries(environment: environment, originalTransactionId: originalTransactionId)

@@ -15,7 +15,7 @@ let registry = HandlerRegistry.compiledIn.adding([
     .module(BorrowingHandler.self), .module(ReplayVerifyHandler.self), .module(CachingContentHandler.self),
     .module(LabelForgingHandler.self), .module(ReflectingHandler.self), .module(SourceMirroringHandler.self),
     .module(KeyPathWritingHandler.self), .module(ExchangeMirroringHandler.self),
-    .module(EnvironmentReadingHandler.self),
+    .module(EnvironmentReadingHandler.self), .module(RawRecordHandler.self),
 ])
 let cli = StoreGateCLI(
     registry: registry, stores: StoreGateCLI.compiledInStores + [FixtureVerification.self])
