@@ -7,7 +7,9 @@ import Foundation
 /// opens a module of this package or the standard library's internals (`@testable`, `@_private` or `@_spi`
 /// before its `import`: the standard library's reflection SPI writes any stored property), or replaces a
 /// function (`@_dynamicReplacement`), spells a symbol's name with escapes, or is the manifest of a package that
-/// applies a build plugin (what a plugin writes is in no source file). Comments are dropped before a Swift file
+/// applies a build plugin (what a plugin writes is in no source file) or passes compiler flags of its own other
+/// than those that only change diagnostics (`unsafeFlags`: `-package-name` with this package's name opens its
+/// `package` declarations). Comments are dropped before a Swift file
 /// is read, so none can stand between an attribute and its `import`; adjacent string literals are joined before
 /// names are looked for, as C joins them. Other uses of those attributes, common in well-kept packages (a
 /// package's own SPI, `@_silgen_name` of the runtime's functions), pass. A C file that builds a name through the
@@ -41,12 +43,17 @@ struct OutsideSourceCheck {
             guard file.hasSuffix(".swift") else { continue }
             let tokens = SwiftTokens(String(decoding: data, as: UTF8.self))
             refusals += swiftRefusals(tokens, place: place)
-            if Self.isManifest(file),
-                let plugins = tokens.tokens.first(where: { $0.kind == .word && $0.text == "plugins" })
-            {
+            guard Self.isManifest(file) else { continue }
+            if let plugins = tokens.tokens.first(where: { $0.kind == .word && $0.text == "plugins" }) {
                 refusals.append(
                     "\(place(plugins.line)) is the manifest of a package this module reaches, and applies a build "
                         + "plugin (plugins:); what a plugin writes is not in the sources this check reads")
+            }
+            for (line, problem) in Self.unknownFlags(in: tokens) {
+                refusals.append(
+                    "\(place(line)) is the manifest of a package this module reaches, and passes \(problem) "
+                        + "(unsafeFlags): a flag such as -package-name would open this package's package declarations "
+                        + "to it")
             }
         }
         return refusals
@@ -90,6 +97,49 @@ struct OutsideSourceCheck {
             }
         }
         return refusals
+    }
+
+    /// The compiler flags well-kept packages pass in `unsafeFlags`, which change diagnostics only.
+    static let harmlessFlags: Set<String> = [
+        "-Xfrontend", "-require-explicit-sendable", "-warnings-as-errors", "-require-explicit-availability",
+        "-require-explicit-availability=error",
+    ]
+
+    /// Each `unsafeFlags` in a manifest's `tokens` that passes more than ``harmlessFlags``, written out as plain
+    /// literals (a flag built at run time, a variable or an escape cannot be read, so it is refused as well): SwiftPM
+    /// lets any dependency pass flags since Swift 6.2, and `-package-name` with this package's name compiles a
+    /// dependency as a member of this package.
+    static func unknownFlags(in source: SwiftTokens) -> [(line: Int, problem: String)] {
+        let tokens = source.tokens
+        var found: [(line: Int, problem: String)] = []
+        for (index, token) in tokens.enumerated() where token.kind == .word && token.text == "unsafeFlags" {
+            let end = source.skippingGroup(at: index + 1)
+            guard end > index + 1 else {
+                found.append((token.line, "flags this check cannot read"))
+                continue
+            }
+            // Plain literals, then at most the condition (`.when(…)`) and nothing after it.
+            var position = index + 2
+            while position < end - 1 {
+                let argument = tokens[position]
+                if argument.kind == .dot, position + 1 < end, tokens[position + 1].text == "when",
+                    source.skippingGroup(at: position + 2) == end - 1
+                {
+                    break
+                }
+                let flag = argument.text.dropFirst().dropLast()
+                guard argument.kind == .string, argument.text.hasPrefix("\""), !flag.contains("\\"),
+                    harmlessFlags.contains(String(flag))
+                else {
+                    let problem =
+                        argument.kind == .string ? "the flag \(argument.text)" : "flags this check cannot read"
+                    found.append((argument.line, problem))
+                    break
+                }
+                position += 1
+            }
+        }
+        return found
     }
 
     /// Whether `file` is a package's manifest (`Package.swift`, `Package@swift-6.0.swift`).

@@ -586,6 +586,49 @@ enum Attacks {
                     """
                 )
             ]),
+        // A seventh reviewer's: a local helper package compiled as a member of this package, which its
+        // `package` declarations then open to (the capability source, the whole config, any file as a delivery).
+        Attack(
+            name: "reaching through a package: compiler flags naming this package",
+            source: "import Backstage",
+            refusedBy: .registry, refusal: "passes the flag \"-package-name\" (unsafeFlags)",
+            outside: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 5.9
+                    import PackageDescription
+                    let package = Package(
+                        name: "Backstage", products: [.library(name: "Backstage", targets: ["Backstage"])],
+                        targets: [
+                            .target(
+                                name: "Backstage", packageAccess: false,
+                                swiftSettings: [.unsafeFlags(["-Xfrontend", "-package-name", "-Xfrontend", "storegate"])])
+                        ])
+                    """
+                )
+            ]),
+        Attack(
+            name: "reaching through a package: compiler flags built at run time",
+            source: "import Backstage",
+            refusedBy: .registry, refusal: "passes flags this check cannot read (unsafeFlags)",
+            outside: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let member = ["-Xfrontend", "-pack" + "age-name", "-Xfrontend", "storegate"]
+                    let package = Package(
+                        name: "Backstage", products: [.library(name: "Backstage", targets: ["Backstage"])],
+                        targets: [
+                            .target(
+                                name: "Backstage", packageAccess: false,
+                                swiftSettings: [.unsafeFlags(["-Xfrontend", "-require-explicit-sendable"] + member)])
+                        ])
+                    """
+                )
+            ]),
         Attack(
             name: "reaching through a package: a mangled name split across C string literals",
             source: "import CShim",
