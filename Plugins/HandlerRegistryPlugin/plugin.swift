@@ -22,20 +22,27 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
             return module
         }
         let packageModules = context.package.targets.map(\.name)
-        var arguments = ["--api", Self.api, "--package-modules", packageModules.joined(separator: ",")]
+        var arguments = [
+            "--api", Self.api, "--package-modules", packageModules.joined(separator: ","),
+            "--package-name", Self.packageName(of: context.package.id),
+        ]
         var inputs: [URL] = []
         let owners = Self.packageFolders(of: context.package.dependencies.map(\.package))
+        let ownerIds = Self.packageIds(of: context.package.dependencies.map(\.package))
         for handler in handlers.sorted(by: { $0.moduleName < $1.moduleName }) {
             let dependencies = handler.dependencies.compactMap { dependency -> String? in
                 if case .target(let target) = dependency { target.name } else { nil }
             }
             let sources = handler.sourceFiles(withSuffix: "swift").map(\.url)
             let reached = Reached(from: handler.dependencies, stoppingAt: Self.api)
-            // Every file of the packages the reached modules belong to, not only what SwiftPM lists as a target's
-            // sources: a C target's public headers, a file it includes, the manifest (one that applies a build
-            // plugin is refused, as what the plugin writes is in no file).
-            let outside = Set(reached.targetIds.compactMap { owners[$0] }).sorted { $0.path < $1.path }
-                .flatMap(Self.files(in:))
+            // Every file of the packages the reached modules belong to (a C target's public headers, a file it
+            // includes, the manifest: one that applies a build plugin is refused, as what the plugin writes is in
+            // no file), and every file SwiftPM compiles for them, wherever it lies (a folder the walk leaves out as
+            // a package of its own, a link).
+            let outside = Set(
+                Set(reached.targetIds.compactMap { owners[$0] }).flatMap(Self.files(in:))
+                    + reached.sourceFiles.map(\.standardizedFileURL)
+            ).sorted { $0.path < $1.path }
             // Thousands of paths (a package with C sources) would pass the limit of one argument: a file lists them.
             let outsideList = context.pluginWorkDirectoryURL.appending(path: "\(handler.moduleName).outside-sources")
             try outside.map(\.path).joined(separator: "\n").write(to: outsideList, atomically: true, encoding: .utf8)
@@ -46,6 +53,9 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
                 "--macros", reached.macros.sorted().joined(separator: ","),
                 "--binaries", reached.binaries.sorted().joined(separator: ","),
                 "--outside-sources", outsideList.path,
+                "--outside-package-names",
+                Set(reached.targetIds.compactMap { ownerIds[$0] }).map(Self.packageName(of:)).sorted()
+                    .joined(separator: ","),
             ]
         }
         let output = context.pluginWorkDirectoryURL
@@ -63,16 +73,33 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
 
     /// The folder of the package each target of `packages` (and of their dependencies, all the way down) belongs
     /// to, by target id.
-    static func packageFolders(of packages: [Package]) -> [String: URL] {
-        var owners: [String: URL] = [:]
+    static func packageFolders(of packages: [Package]) -> [String: URL] { owners(of: packages, \.directoryURL) }
+
+    /// The identity of the package each target of `packages` (and of their dependencies) belongs to, by target id.
+    static func packageIds(of packages: [Package]) -> [String: String] { owners(of: packages, \.id) }
+
+    private static func owners<Value>(of packages: [Package], _ value: KeyPath<Package, Value>) -> [String: Value] {
+        var owners: [String: Value] = [:]
         var seen: Set<String> = []
         var pending = packages
         while let package = pending.popLast() {
             guard seen.insert(package.id).inserted else { continue }
-            for target in package.targets { owners[target.id] = package.directoryURL }
+            for target in package.targets { owners[target.id] = package[keyPath: value] }
             pending += package.dependencies.map(\.package)
         }
         return owners
+    }
+
+    /// The package name SwiftPM passes as `-package-name` for a package identity, or one coarser: every character
+    /// but a lowercase ASCII letter or digit becomes `_` (SwiftPM keeps some other letters), and a leading digit
+    /// gets a `_` before it. So two identities that SwiftPM gives one package name (`storegate-main` and
+    /// `storegate.main`) have one here too.
+    static func packageName(of identity: String) -> String {
+        let name = String(
+            identity.lowercased().unicodeScalars.map { scalar -> Character in
+                ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) ? Character(scalar) : "_"
+            })
+        return name.first?.isNumber == true ? "_" + name : name
     }
 
     /// Every regular file under a package's `folder`, but for build products, version control, and packages
@@ -86,8 +113,11 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
             let nested = FileManager.default.fileExists(atPath: url.appending(path: "Package.swift").path)
             if name == ".git" || name == ".swiftpm" || name.hasPrefix(".build") || nested {
                 walk.skipDescendants()
-            } else if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-                files.append(url)
+            } else if (try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]).isRegularFile)
+                == true
+            {
+                // A link is read under its own name (a `.swift` link to a `.inc` file is Swift), through the link.
+                files.append(url.standardizedFileURL)
             }
         }
         return files.sorted { $0.path < $1.path }
@@ -101,6 +131,8 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         var binaries: Set<String> = []
         /// Every target reached.
         var targetIds: Set<String> = []
+        /// Every file SwiftPM lists for the source modules reached (sources, headers, resources, others).
+        var sourceFiles: [URL] = []
 
         init(from dependencies: [TargetDependency], stoppingAt api: String) {
             var seen: Set<String> = []
@@ -115,8 +147,9 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
                 for target in targets where target.name != api && seen.insert(target.id).inserted {
                     targetIds.insert(target.id)
                     if target is BinaryArtifactTarget { binaries.insert(target.name) }
-                    if let module = target as? any SourceModuleTarget, module.kind == .macro {
-                        macros.insert(target.name)
+                    if let module = target as? any SourceModuleTarget {
+                        if module.kind == .macro { macros.insert(target.name) }
+                        sourceFiles += module.sourceFiles.map(\.url)
                     }
                     pending += target.dependencies
                 }

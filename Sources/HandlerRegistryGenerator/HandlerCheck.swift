@@ -17,6 +17,8 @@ import Foundation
 struct HandlerCheck {
     let api: String
     let packageModules: Set<String>
+    /// This package's package name (`-package-name`).
+    let packageName: String
 
     /// Attributes a handler module never needs, each of which reaches past the public API.
     static let forbiddenAttributes = ["testable", "_private", "_silgen_name", "_extern", "_dynamicReplacement", "_spi"]
@@ -39,6 +41,12 @@ struct HandlerCheck {
             refusals.append(
                 "error: handler module \(handler.name) depends on the binary target \(binary); what it holds cannot "
                     + "be read, where this check reads what a handler module reaches")
+        }
+        for name in Set(handler.outsidePackageNames) where name == packageName {
+            refusals.append(
+                "error: handler module \(handler.name) depends on a package from outside whose package name is "
+                    + "\(name), this package's own (SwiftPM names both from their folders or URLs, punctuation made _): "
+                    + "its modules would see this package's package declarations; rename its folder")
         }
         let mangled = MangledReferences(modules: packageModules)
         for file in handler.sources {

@@ -14,6 +14,8 @@ struct Invocation {
         var binaries: [String] = []
         /// The source and header files of the other modules it depends on, directly or not, outside this package.
         var outsideSources: [String] = []
+        /// The package names (`-package-name`) of the packages from outside it reaches.
+        var outsidePackageNames: [String] = []
     }
 
     struct Problem: Error, CustomStringConvertible {
@@ -22,6 +24,9 @@ struct Invocation {
 
     var output: String?
     var api = ""
+    /// This package's own package name (`-package-name`): a package from outside with the same one is compiled as a
+    /// member of this package.
+    var packageName = ""
     var packageModules: Set<String> = []
     var handlers: [Handler] = []
 
@@ -36,9 +41,10 @@ struct Invocation {
             switch option {
             case "--output": output = try value(of: option)
             case "--api": api = try value(of: option)
+            case "--package-name": packageName = try value(of: option)
             case "--package-modules": packageModules = Set(list(try value(of: option)))
             case "--handler": handlers.append(Handler(name: try value(of: option)))
-            case "--depends", "--sources", "--macros", "--binaries", "--outside-sources":
+            case "--depends", "--sources", "--macros", "--binaries", "--outside-sources", "--outside-package-names":
                 guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }
                 let text = try value(of: option)
                 let values = list(text)
@@ -47,6 +53,7 @@ struct Invocation {
                 case "--sources": handlers[handlers.count - 1].sources = values
                 case "--macros": handlers[handlers.count - 1].macros = values
                 case "--binaries": handlers[handlers.count - 1].binaries = values
+                case "--outside-package-names": handlers[handlers.count - 1].outsidePackageNames = values
                 default:
                     // A file that lists them, one per line.
                     guard let listed = try? String(contentsOfFile: text, encoding: .utf8) else {

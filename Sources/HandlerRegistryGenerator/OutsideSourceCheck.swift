@@ -41,20 +41,35 @@ struct OutsideSourceCheck {
                         + "handler module reaches this package through \(api)'s public API only")
             }
             guard file.hasSuffix(".swift") else { continue }
-            let tokens = SwiftTokens(String(decoding: data, as: UTF8.self))
-            refusals += swiftRefusals(tokens, place: place)
-            guard Self.isManifest(file) else { continue }
-            if let plugins = tokens.tokens.first(where: { $0.kind == .word && $0.text == "plugins" }) {
-                refusals.append(
-                    "\(place(plugins.line)) is the manifest of a package this module reaches, and applies a build "
-                        + "plugin (plugins:); what a plugin writes is not in the sources this check reads")
+            // Read with regex literals and without: a quote inside `#/…/#` would otherwise open a string that hides
+            // what follows, and a span mistaken for a regex would hide what is inside it.
+            let text = String(decoding: data, as: UTF8.self)
+            var found: [String] = []
+            for tokens in [SwiftTokens(text), SwiftTokens(text, regexLiterals: false)] {
+                for refusal in swiftRefusals(tokens, place: place)
+                    + (Self.isManifest(file) ? manifestRefusals(tokens, place: place) : [])
+                where !found.contains(refusal) {
+                    found.append(refusal)
+                }
             }
-            for (line, problem) in Self.unknownFlags(in: tokens) {
-                refusals.append(
-                    "\(place(line)) is the manifest of a package this module reaches, and passes \(problem) "
-                        + "(unsafeFlags): a flag such as -package-name would open this package's package declarations "
-                        + "to it")
-            }
+            refusals += found
+        }
+        return refusals
+    }
+
+    /// What the manifest of an outside package may not do: apply a build plugin, or pass compiler flags.
+    private func manifestRefusals(_ tokens: SwiftTokens, place: (Int) -> String) -> [String] {
+        var refusals: [String] = []
+        if let plugins = tokens.tokens.first(where: { $0.kind == .word && $0.text == "plugins" }) {
+            refusals.append(
+                "\(place(plugins.line)) is the manifest of a package this module reaches, and applies a build "
+                    + "plugin (plugins:); what a plugin writes is not in the sources this check reads")
+        }
+        for (line, problem) in Self.unknownFlags(in: tokens) {
+            refusals.append(
+                "\(place(line)) is the manifest of a package this module reaches, and passes \(problem) "
+                    + "(unsafeFlags): a flag such as -package-name would open this package's package declarations "
+                    + "to it")
         }
         return refusals
     }

@@ -2,9 +2,14 @@
 /// comments too) so that no comment can stand between an attribute and what it applies to: identifiers and
 /// keywords, attributes (`@name`), string literals (their text as written, escapes and all), and `(` `)` `.`.
 /// Other punctuation is dropped.
+///
+/// Read with `regexLiterals`, a regex literal (`#/…/#`, and `/…/` where Swift lexes one: after a space, an opening
+/// bracket, a comma or an operator, not followed by a space, closed on its line) is one token, so a quote inside it
+/// starts no string; read without, it is punctuation and its text words, as before regex literals existed. The
+/// check reads a file both ways, so a file must be harmless to both readings.
 struct SwiftTokens {
     enum Kind: Equatable {
-        case word, attribute, string, open, close, dot
+        case word, attribute, string, regex, open, close, dot
     }
 
     struct Token {
@@ -15,7 +20,7 @@ struct SwiftTokens {
 
     let tokens: [Token]
 
-    init(_ text: String) {
+    init(_ text: String, regexLiterals: Bool = true) {
         var tokens: [Token] = []
         let scalars = Array(text.unicodeScalars)
         var index = 0
@@ -45,6 +50,12 @@ struct SwiftTokens {
                         index += 1
                     }
                 } while depth > 0 && index < scalars.count
+                continue
+            } else if regexLiterals, let end = Self.regexLiteralEnd(in: scalars, at: index) {
+                let literal = String(String.UnicodeScalarView(scalars[index..<end]))
+                tokens.append(Token(kind: .regex, text: literal, line: line))
+                line += literal.unicodeScalars.filter { $0 == "\n" }.count
+                index = end
                 continue
             } else if scalar == "\"" || (scalar == "#" && (peek(1) == "\"" || peek(1) == "#")) {
                 let start = index
@@ -104,6 +115,36 @@ struct SwiftTokens {
             index += 1
         }
         self.tokens = tokens
+    }
+
+    /// The end of the regex literal that starts at `index`, if one does: `#/…/#` with as many `#` on both sides
+    /// (lines allowed), or a bare `/…/` in prefix position that does not start with a space, `=` or `)` and ends
+    /// on its line (an escaped `/` does not end it).
+    private static func regexLiteralEnd(in scalars: [Unicode.Scalar], at index: Int) -> Int? {
+        var hashes = 0
+        while index + hashes < scalars.count, scalars[index + hashes] == "#" { hashes += 1 }
+        guard index + hashes < scalars.count, scalars[index + hashes] == "/" else { return nil }
+        let body = index + hashes + 1
+        if hashes == 0 {
+            guard body < scalars.count, !" \t\r\n=)/*".unicodeScalars.contains(scalars[body]) else { return nil }
+            if index > 0, !" \t\r\n([{,;:=!&|^?+-*%<>~".unicodeScalars.contains(scalars[index - 1]) { return nil }
+        }
+        var position = body
+        while position < scalars.count {
+            let scalar = scalars[position]
+            if hashes == 0, scalar == "\n" || scalar == "\r" { return nil }
+            if scalar == "\\" {
+                position += 2
+                continue
+            }
+            if scalar == "/",
+                (0..<hashes).allSatisfy({ position + 1 + $0 < scalars.count && scalars[position + 1 + $0] == "#" })
+            {
+                return position + 1 + hashes
+            }
+            position += 1
+        }
+        return nil
     }
 
     /// The index after the parenthesised group that starts at `index` (balanced), or `index` when none does.

@@ -17,7 +17,8 @@ do {
     exit(2)
 }
 let refusals = invocation.handlers.flatMap {
-    HandlerCheck(api: invocation.api, packageModules: invocation.packageModules).refusals(of: $0)
+    HandlerCheck(api: invocation.api, packageModules: invocation.packageModules, packageName: invocation.packageName)
+        .refusals(of: $0)
 }
 guard refusals.isEmpty else {
     FileHandle.standardError.write(Data(refusals.map { $0 + "\n" }.joined().utf8))

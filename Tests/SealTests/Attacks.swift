@@ -629,6 +629,47 @@ enum Attacks {
                     """
                 )
             ]),
+        // An eighth reviewer's: a quote inside a regex literal opened a string, as the check read it, that hid
+        // what came before the next one.
+        Attack(
+            name: "reaching through a package: regex literals with quotes around an import",
+            source: "import Quoted",
+            refusedBy: .registry, refusal: "imports GatewayCore with @testable",
+            outside: [
+                (
+                    "Quoted.swift",
+                    """
+                    private func opening() { _ = #/"/# }
+                    @testable import GatewayCore
+                    private func closing() { _ = #/"/# }
+                    """
+                )
+            ]),
+        Attack(
+            name: "reaching through a package: bare regex literals with quotes around an import",
+            source: "import Quoted",
+            refusedBy: .registry, refusal: "imports GatewayCore, a module of this package",
+            outside: [("Quoted.swift", "let opening = /\"/\nimport GatewayCore\nlet closing = /\"/\n")]),
+        Attack(
+            name: "reaching through a package: regex literals with quotes around compiler flags",
+            source: "import Quoted",
+            refusedBy: .registry, refusal: "passes flags this check cannot read (unsafeFlags)",
+            outside: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let diagnostics = ["-Xfrontend", "-package-name", "-Xfrontend", "storegate"]
+                    let quote = #/"/#
+                    let settings = [SwiftSetting.unsafeFlags(diagnostics)]
+                    let unquote = #/"/#
+                    let package = Package(
+                        name: "Quoted", products: [.library(name: "Quoted", targets: ["Quoted"])],
+                        targets: [.target(name: "Quoted", packageAccess: false, swiftSettings: settings)])
+                    """
+                )
+            ]),
         Attack(
             name: "reaching through a package: a mangled name split across C string literals",
             source: "import CShim",

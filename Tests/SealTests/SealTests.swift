@@ -86,6 +86,46 @@ import Testing
         #expect(built.registered.sorted() == expected.sorted(), "\(built.registered)")
     }
 
+    /// What the build plugin hands the check is what SwiftPM builds: a source in a folder that holds a note named
+    /// `Package.swift` (the plugin's walk leaves such a folder out as a package of its own), a source that is a link
+    /// to a file of another name, and a package whose folder SwiftPM names as this package (`storegate.main` beside
+    /// a root checked out as `storegate-main`: both get the package name `storegate_main`, and so `package`
+    /// access). An eighth reviewer's; each built and leaked a file before.
+    @Test func thePluginHandsTheCheckWhatSwiftPMBuilds() throws {
+        let opening = "@_spi(Reflection) import Swift\npublic let opened = 1\n"
+        let built = try PluginBuild.build([
+            PluginBuild.Helper(
+                folder: "nested",
+                files: [
+                    (
+                        "Package.swift",
+                        PluginBuild.manifest.replacingOccurrences(
+                            of: #"name: "HELPER")"#, with: #"name: "HELPER", exclude: ["Package.swift"])"#)
+                    ),
+                    ("Sources/HELPER/Package.swift", "// notes on this folder\n"),
+                    ("Sources/HELPER/Fields.swift", opening),
+                ]),
+            PluginBuild.Helper(
+                folder: "linked", files: [("impl.inc", opening)],
+                links: [("Sources/HELPER/Impl.swift", "../../impl.inc")]),
+            PluginBuild.Helper(
+                folder: "storegate.main", files: [("Sources/HELPER/Plain.swift", "public let plain = 1\n")]),
+        ])
+        #expect(!built.succeeded)
+        #expect(
+            built.output.contains(
+                "Sources/Helper0/Fields.swift:1: error: handler module Probe0Handler depends on this file, which "
+                    + "imports Swift with @_spi"), "\(built.output.suffix(3_000))")
+        #expect(
+            built.output.contains(
+                "Sources/Helper1/Impl.swift:1: error: handler module Probe1Handler depends on this file, which imports "
+                    + "Swift with @_spi"), "\(built.output.suffix(3_000))")
+        #expect(
+            built.output.contains(
+                "error: handler module Probe2Handler depends on a package from outside whose package name is "
+                    + "storegate_main, this package's own"), "\(built.output.suffix(3_000))")
+    }
+
     @Test(arguments: Attacks.all)
     func anAttackIsRefused(_ attack: Attacks.Attack) throws {
         let source = Attacks.header + attack.source

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Builds, with SwiftPM, a small package laid out as this one: the registry's build plugin and its generator (this
+/// package's own, linked in), a handler API target, handler modules under `Plugins/` and an app that applies the
+/// plugin. Each handler module depends on a local package of its own, so what the plugin hands the check (which
+/// files, which package names) is what SwiftPM really resolved. The root's folder is `storegate-main`, as a
+/// GitHub archive names it.
+struct PluginBuild {
+    /// A package from outside: its folder name and its files (path and text), and links (path and target).
+    struct Helper {
+        let folder: String
+        let files: [(path: String, text: String)]
+        var links: [(path: String, target: String)] = []
+    }
+
+    /// A helper's manifest unless it brings its own: one library of one target, `HELPER` standing for its name.
+    static let manifest = """
+        // swift-tools-version: 6.0
+        import PackageDescription
+        let package = Package(
+            name: "HELPER", products: [.library(name: "HELPER", targets: ["HELPER"])], targets: [.target(name: "HELPER")])
+        """
+
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The build's output, with a handler module `Probe<n>Handler` depending on the `Helper<n>` product of each of
+    /// `helpers`, in order.
+    static func build(_ helpers: [Helper]) throws -> ToolRun {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-build-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let package = folder.appendingPathComponent("storegate-main")
+        func write(_ text: String, to path: String, in base: URL) throws {
+            let file = base.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+        }
+        let handlers = helpers.indices.map { "Probe\($0)Handler" }
+        let handlerTargets = zip(handlers, helpers).enumerated().map { index, pair in
+            """
+                    .target(
+                        name: "\(pair.0)",
+                        dependencies: ["GatewayHandlerAPI", .product(name: "Helper\(index)", package: "\(pair.1.folder)")],
+                        path: "Plugins/\(pair.0)", packageAccess: false),
+            """
+        }
+        try write(
+            """
+            // swift-tools-version: 6.2
+            import PackageDescription
+            let package = Package(
+                name: "StoreGate",
+                dependencies: [\(helpers.map { ".package(path: \"../\($0.folder)\")" }.joined(separator: ", "))],
+                targets: [
+                    .target(name: "GatewayHandlerAPI"),
+            \(handlerTargets.joined(separator: "\n"))
+                    .executableTarget(
+                        name: "app", dependencies: [\(handlers.map { "\"\($0)\"" }.joined(separator: ", "))],
+                        plugins: ["HandlerRegistryPlugin"]),
+                    .executableTarget(name: "HandlerRegistryGenerator"),
+                    .plugin(
+                        name: "HandlerRegistryPlugin", capability: .buildTool(), dependencies: ["HandlerRegistryGenerator"]),
+                ])
+            """, to: "Package.swift", in: package)
+        try write("public struct Marker {}\n", to: "Sources/GatewayHandlerAPI/API.swift", in: package)
+        try write("print(\"app\")\n", to: "Sources/app/main.swift", in: package)
+        for (index, handler) in handlers.enumerated() {
+            try write(
+                "import GatewayHandlerAPI\nimport Helper\(index)\npublic enum \(handler) {}\n",
+                to: "Plugins/\(handler)/\(handler).swift", in: package)
+        }
+        for (source, link) in [
+            ("Sources/HandlerRegistryGenerator", "Sources/HandlerRegistryGenerator"),
+            ("Plugins/HandlerRegistryPlugin", "Plugins/HandlerRegistryPlugin"),
+        ] {
+            try FileManager.default.createSymbolicLink(
+                at: package.appendingPathComponent(link), withDestinationURL: root.appendingPathComponent(source))
+        }
+        for (index, helper) in helpers.enumerated() {
+            let base = folder.appendingPathComponent(helper.folder)
+            let named = { (text: String) in text.replacingOccurrences(of: "HELPER", with: "Helper\(index)") }
+            let manifest = helper.files.first { $0.path == "Package.swift" }?.text ?? Self.manifest
+            try write(named(manifest), to: "Package.swift", in: base)
+            for file in helper.files where file.path != "Package.swift" {
+                try write(named(file.text), to: named(file.path), in: base)
+            }
+            for link in helper.links {
+                let path = base.appendingPathComponent(named(link.path))
+                try FileManager.default.createDirectory(
+                    at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(atPath: path.path, withDestinationPath: link.target)
+            }
+        }
+        let swift = URL(fileURLWithPath: "/usr/bin/env")
+        return try ToolRun(
+            swift,
+            [
+                "swift", "build", "--package-path", package.path, "--scratch-path",
+                folder.appendingPathComponent("build").path,
+            ]
+        )
+    }
+}
