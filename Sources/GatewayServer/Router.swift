@@ -1,3 +1,4 @@
+import Foundation
 import GatewayCore
 
 /// Maps a request path and method to the route mounted there. Built once per (re)load, then read-only.
@@ -42,10 +43,23 @@ package struct Router: Sendable {
             .sorted { $0.prefix.count > $1.prefix.count }
     }
 
-    /// The route that serves `path`, if any.
+    /// The route that serves `path`, if any. A subpath with a `.` or `..` segment, spelt plainly or
+    /// percent-encoded, has none: nginx picks its location from the path with those resolved
+    /// (`/v1/notes/../download/x` is in `/v1/download/`, whose location follows `X-Accel-Redirect`), this router
+    /// from the path as sent, so such a path would reach one route here and another location's rules there.
     package func route(for path: String) -> Route? {
         for route in exact where route.path == path { return route }
-        return prefixed.first { path.hasPrefix($0.prefix) }?.route
+        guard let match = prefixed.first(where: { path.hasPrefix($0.prefix) }), !Self.hasDotSegment(path) else {
+            return nil
+        }
+        return match.route
+    }
+
+    /// Whether `path`, percent-decoded, has a `.` or `..` segment (one it cannot decode counts as one).
+    static func hasDotSegment(_ path: String) -> Bool {
+        guard path.contains("%") || path.contains("/.") else { return false }
+        guard let decoded = path.removingPercentEncoding else { return true }
+        return decoded.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == "." || $0 == ".." }
     }
 
     /// Routes the request: 404 `not_found` for unmounted paths, 405 `method_not_allowed` with `Allow`

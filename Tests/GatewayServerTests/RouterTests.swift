@@ -43,6 +43,19 @@ let testContext = RequestContext(requestId: "t", deadline: .now + .seconds(5), l
         }
     }
 
+    /// nginx picks its location from the path with dot segments resolved; a subpath route never takes one, so a
+    /// path cannot be one route here and another location there (an eighth reviewer's).
+    @Test func subpathsWithDotSegmentsReachNoRoute() throws {
+        for path in [
+            "/v1/download/../catalog", "/v1/download/special/../x", "/v1/download/./x", "/v1/download/%2e%2E/catalog",
+            "/v1/download/a%2F..%2Fb", "/v1/download/..", "/v1/download/%zz/..",
+        ] {
+            #expect(throws: GatewayError.notFound, "\(path)") { try answer(.get, path) }
+        }
+        #expect(try answer(.get, "/v1/download/com.example.a.b") == "download /v1/download/com.example.a.b")
+        #expect(try answer(.get, "/v1/download/..a") == "download /v1/download/..a")
+    }
+
     @Test func wrongMethodIs405WithAllow() {
         #expect(throws: GatewayError.methodNotAllowed(allowed: [.get, .head])) { try answer(.post, "/v1/catalog") }
         #expect(GatewayError.methodNotAllowed(allowed: [.get, .head]).headers.first?.value == "GET, HEAD")
