@@ -670,6 +670,46 @@ enum Attacks {
                     """
                 )
             ]),
+        // A ninth reviewer's: a raw string inside an interpolation (`"\(#"v"1"#)"`, one literal to Swift) ended
+        // the string early as the check read it, and its last quote opened one that hid lines up to a comment.
+        Attack(
+            name: "reaching through a package: a raw string inside an interpolation",
+            source: "import Quill",
+            refusedBy: .registry, refusal: "imports GatewayCore with @testable",
+            outside: [
+                (
+                    "Quill.swift",
+                    """
+                    let banner = "quill \\(#"v"1"#)"
+                    @testable import GatewayCore
+                    // "
+                    """
+                )
+            ]),
+        Attack(
+            name: "reaching through a package: a quote in a comment inside an interpolation",
+            source: "import Quill",
+            refusedBy: .registry, refusal: "imports GatewayCore, a module of this package",
+            outside: [("Quill.swift", "let banner = \"\\(1 /* \" */)\"\nimport GatewayCore\nlet end = \"\"\n")]),
+        Attack(
+            name: "reaching through a package: an interpolation around compiler flags",
+            source: "import Quill",
+            refusedBy: .registry, refusal: "(unsafeFlags)",
+            outside: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let banner = "quill \\(#"v"1"#)"
+                    let settings = [SwiftSetting.unsafeFlags(["-Xfrontend", "-package-name", "-Xfrontend", "storegate"])]
+                    // "
+                    let package = Package(
+                        name: "Quill", products: [.library(name: "Quill", targets: ["Quill"])],
+                        targets: [.target(name: "Quill", packageAccess: false, swiftSettings: settings)])
+                    """
+                )
+            ]),
         Attack(
             name: "reaching through a package: a mangled name split across C string literals",
             source: "import CShim",
