@@ -100,7 +100,6 @@ struct OutsideSourceCheck {
                         "\(place(token.line)) imports \(module) with \(token.text), which opens what it keeps inside")
                 }
             case (.word, "import"):
-                if index > 0, tokens[index - 1].kind == .dot { continue }  // a member named `import`
                 if let module = Self.importedModule(at: index, in: tokens), module != api,
                     packageModules.contains(module)
                 {

@@ -46,9 +46,13 @@ struct SwiftLexer {
                 while index < scalars.count, scalars[index].properties.isWhitespace, scalars[index] != "\n" {
                     index += 1
                 }
+                // The name may be in backticks (@`testable`), as Swift accepts.
+                let quoted = peek(0) == "`"
+                if quoted { index += 1 }
                 let start = index
                 while index < scalars.count, Self.isWordScalar(scalars[index]) { index += 1 }
                 tokens.append(.init(kind: .attribute, text: "@" + text(start..<index), line: line))
+                if quoted, peek(0) == "`" { index += 1 }
             } else if Self.isWordScalar(scalar) {
                 let start = index
                 while index < scalars.count, Self.isWordScalar(scalars[index]) { index += 1 }
@@ -86,6 +90,22 @@ struct SwiftLexer {
         } while depth > 0 && index < scalars.count
     }
 
+    /// Whether the `"""` at `index` opens a one-line raw string, as Swift reads `#"""#` (a quote): with `hashes`,
+    /// a quote and as many `#` later on its line close it.
+    private func closesOnItsLine(hashes: Int) -> Bool {
+        guard hashes > 0 else { return false }
+        var position = index + 2
+        while position < scalars.count, scalars[position] != "\n", scalars[position] != "\r" {
+            if scalars[position] == "\"",
+                (0..<hashes).allSatisfy({ position + 1 + $0 < scalars.count && scalars[position + 1 + $0] == "#" })
+            {
+                return true
+            }
+            position += 1
+        }
+        return false
+    }
+
     /// A string literal, plain, raw (`#"…"#`) or multi-line, as one token (its text as written), after the tokens
     /// of its interpolations.
     private mutating func lexString() {
@@ -96,7 +116,7 @@ struct SwiftLexer {
             hashes += 1
             index += 1
         }
-        let quotes = peek(0) == "\"" && peek(1) == "\"" && peek(2) == "\"" ? 3 : 1
+        let quotes = peek(0) == "\"" && peek(1) == "\"" && peek(2) == "\"" && !closesOnItsLine(hashes: hashes) ? 3 : 1
         index += quotes
         // The literal ends at the quotes followed by as many `#` as it opened with, past any escape.
         while index < scalars.count {

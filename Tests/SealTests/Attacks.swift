@@ -710,6 +710,51 @@ enum Attacks {
                     """
                 )
             ]),
+        // A tenth reviewer's: `#"""#` is a one-line raw string (a quote) to Swift, where the check read a
+        // multi-line one up to the next; a `.` ending the line before an import; an attribute's name in backticks.
+        Attack(
+            name: "reaching through a package: one-line raw strings that look multi-line",
+            source: "import Quill",
+            refusedBy: .registry, refusal: "imports GatewayCore with @testable",
+            outside: [
+                (
+                    "Quill.swift",
+                    """
+                    let openingQuote = #\"\"\"#
+                    @testable import GatewayCore
+                    let closingQuote = #\"\"\"#
+                    """
+                )
+            ]),
+        Attack(
+            name: "reaching through a package: one-line raw strings around compiler flags",
+            source: "import Quire",
+            refusedBy: .registry, refusal: "(unsafeFlags)",
+            outside: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let openingQuote = #\"\"\"#
+                    let settings = [SwiftSetting.unsafeFlags(["-Xfrontend", "-package-name", "-Xfrontend", "storegate"])]
+                    let closingQuote = #\"\"\"#
+                    let package = Package(
+                        name: "Quire", products: [.library(name: "Quire", targets: ["Quire"])],
+                        targets: [.target(name: "Quire", packageAccess: false, swiftSettings: settings)])
+                    """
+                )
+            ]),
+        Attack(
+            name: "reaching through a package: an import after a line ending in a dot",
+            source: "import Ranges",
+            refusedBy: .registry, refusal: "imports PurchaseLedger, a module of this package",
+            outside: [("Ranges.swift", "let range = 1...\nimport PurchaseLedger\n")]),
+        Attack(
+            name: "reaching through a package: an attribute's name in backticks",
+            source: "import Quoted",
+            refusedBy: .registry, refusal: "imports GatewayHandlerAPI with @testable",
+            outside: [("Quoted.swift", "@`testable` import GatewayHandlerAPI\n")]),
         Attack(
             name: "reaching through a package: a mangled name split across C string literals",
             source: "import CShim",
