@@ -53,6 +53,11 @@ struct SwiftLexer {
                 while index < scalars.count, Self.isWordScalar(scalars[index]) { index += 1 }
                 tokens.append(.init(kind: .attribute, text: "@" + text(start..<index), line: line))
                 if quoted, peek(0) == "`" { index += 1 }
+            } else if scalar == "`", let end = rawIdentifierEnd() {
+                // A name in backticks, which since Swift 6.2 may hold any character but a backtick or a line end
+                // (`a"b`): one word, so a quote, `/*` or `//` inside it opens nothing.
+                tokens.append(.init(kind: .word, text: text((index + 1)..<end), line: line))
+                index = end + 1
             } else if Self.isWordScalar(scalar) {
                 let start = index
                 while index < scalars.count, Self.isWordScalar(scalars[index]) { index += 1 }
@@ -88,6 +93,16 @@ struct SwiftLexer {
                 index += 1
             }
         } while depth > 0 && index < scalars.count
+    }
+
+    /// The index of the backtick that closes the one at `index`, on its line.
+    private func rawIdentifierEnd() -> Int? {
+        var position = index + 1
+        while position < scalars.count, scalars[position] != "\n", scalars[position] != "\r" {
+            if scalars[position] == "`" { return position }
+            position += 1
+        }
+        return nil
     }
 
     /// Whether the `"""` at `index` opens a one-line raw string, as Swift reads `#"""#` (a quote): with `hashes`,

@@ -755,6 +755,45 @@ enum Attacks {
             source: "import Quoted",
             refusedBy: .registry, refusal: "imports GatewayHandlerAPI with @testable",
             outside: [("Quoted.swift", "@`testable` import GatewayHandlerAPI\n")]),
+        // An eleventh reviewer's: names in backticks may hold any character since Swift 6.2 (SE-0451), and a
+        // quote, `/*`, `//` or `#"` inside one opened a string or a comment, as the check read it.
+        Attack(
+            name: "reaching through a package: a quote in a name in backticks",
+            source: "import Raw",
+            refusedBy: .registry, refusal: "imports GatewayCore with @testable",
+            outside: [("Raw.swift", "func `a\"b`() {}\n@testable import GatewayCore\nfunc `c\"d`() {}\n")]),
+        Attack(
+            name: "reaching through a package: a comment's opening in a name in backticks",
+            source: "import Raw",
+            refusedBy: .registry, refusal: "imports GatewayCore with @testable",
+            outside: [("Raw.swift", "let `x/*y` = 1\n@testable import GatewayCore\nlet `z*/w` = 2\nlet `x//y` = 1\n")]),
+        Attack(
+            name: "reaching through a package: a raw string's opening in a name in backticks",
+            source: "import Raw",
+            refusedBy: .registry, refusal: "imports GatewayCore with @testable",
+            outside: [("Raw.swift", "let `a#\"b` = 1\n@testable import GatewayCore\nlet `c\"#d` = 2\n")]),
+        Attack(
+            name: "reaching through a package: names in backticks around compiler flags and a plugin",
+            source: "import Dep",
+            refusedBy: .registry, refusal: "(unsafeFlags)",
+            outside: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.2
+                    import PackageDescription
+                    let `flags"` = 0
+                    let package = Package(
+                        name: "Dep", products: [.library(name: "Dep", targets: ["Dep"])],
+                        targets: [
+                            .target(
+                                name: "Dep", swiftSettings: [.unsafeFlags(["-Xfrontend", "-package-name", "-Xfrontend", "storegate"])],
+                                plugins: [])
+                        ])
+                    let `end"` = 0
+                    """
+                )
+            ]),
         Attack(
             name: "reaching through a package: a mangled name split across C string literals",
             source: "import CShim",
