@@ -4,8 +4,8 @@
 /// Other punctuation is dropped. An interpolation (`\(…)`, `\#(…)` in a raw string) is read as code, its own
 /// literals and comments included, so a quote inside it ends no string.
 ///
-/// Read with `regexLiterals`, a regex literal (`#/…/#`, and `/…/` where Swift lexes one: after a space, an opening
-/// bracket, a comma or an operator, not followed by a space, closed on its line) is one token, so a quote inside it
+/// Read with `regexLiterals`, a regex literal (`#/…/#`, and `/…/` wherever Swift may lex one: not right after a
+/// name, a closing bracket or a quote, not followed by a space, closed on its line) is one token, so a quote inside it
 /// starts no string; read without, it is punctuation and its text words, as before regex literals existed. The
 /// check reads a file both ways, so a file must be harmless to both readings.
 struct SwiftTokens {
@@ -37,7 +37,16 @@ struct SwiftTokens {
         let body = index + hashes + 1
         if hashes == 0 {
             guard body < scalars.count, !" \t\r\n=)/*".unicodeScalars.contains(scalars[body]) else { return nil }
-            if index > 0, !" \t\r\n([{,;:=!&|^?+-*%<>~".unicodeScalars.contains(scalars[index - 1]) { return nil }
+            // Not after what ends an operand (a name, a closing bracket, a literal's quote); after anything else
+            // (any space, any operator, custom ones too) it may be a regex, as Swift may read it.
+            if index > 0 {
+                let before = scalars[index - 1]
+                if before == "_" || before == "$" || before.properties.isAlphabetic || ("0"..."9").contains(before)
+                    || ")]}\"`'".unicodeScalars.contains(before)
+                {
+                    return nil
+                }
+            }
         }
         var position = body
         while position < scalars.count {

@@ -794,6 +794,24 @@ enum Attacks {
                     """
                 )
             ]),
+        // A twelfth reviewer's: Swift lexes a bare regex after any space (a form feed too) or prefix operator (a
+        // custom one too), where the check read one only after a few characters; a quote inside it hid the import.
+        Attack(
+            name: "reaching through a package: a bare regex after a form feed",
+            source: "import Fed",
+            refusedBy: .registry, refusal: "imports GatewayCore, a module of this package",
+            outside: [("Fed.swift", "let r = \u{0C}/\"/\nimport GatewayCore\nlet s = \"x\"\n")]),
+        Attack(
+            name: "reaching through a package: a bare regex after a custom prefix operator",
+            source: "import Fed",
+            refusedBy: .registry, refusal: "imports Swift with @_spi",
+            outside: [
+                (
+                    "Fed.swift",
+                    "prefix operator ∘\nprefix func ∘ <T>(_ x: T) -> T { x }\nlet r = ∘/\"/\n"
+                        + "@_spi(Reflection) @testable import Swift\nlet s = \"x\"\n"
+                )
+            ]),
         Attack(
             name: "reaching through a package: a mangled name split across C string literals",
             source: "import CShim",
