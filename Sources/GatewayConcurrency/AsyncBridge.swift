@@ -9,7 +9,7 @@ package enum AsyncBridge {
     ) throws(Failure) -> T {
         let result = ResultBox<T, Failure>()
         let done = DispatchSemaphore(value: 0)
-        Task {
+        Task(executorPreference: DispatchTaskExecutor.shared) {
             do throws(Failure) {
                 result.value = .success(try await operation())
             } catch {
@@ -21,6 +21,18 @@ package enum AsyncBridge {
         // The semaphore orders the task's write before this read, and the task always sets a value.
         guard let value = result.value else { preconditionFailure("the task ended without a result") }
         return try value.get()
+    }
+}
+
+/// Runs the bridge's tasks on dispatch's global queue rather than Swift's cooperative pool (as wide as the cores):
+/// a blocked thread of the pool (a synchronous test waiting on a process, a library) would otherwise leave the
+/// task waiting, and the worker blocked on it past its deadline. Dispatch adds threads when its own block.
+private final class DispatchTaskExecutor: TaskExecutor {
+    static let shared = DispatchTaskExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 
