@@ -37,6 +37,7 @@ import Testing
             let yaml = """
                 apple:
                   bundle_ids: [com.example]
+                  cache_ttl_s: 3600    # a loaded machine may take minutes between two asks; the cache must outlast them
                   server_api: {issuer_id: issuer, key_id: KEY, production_url: "http://127.0.0.1:\(server.port)",
                                sandbox_url: "http://127.0.0.1:\(server.port)/sandbox"}
                 """
