@@ -12,8 +12,8 @@ extension PurchaseHistory {
     }
 
     /// Every recorded moment of the purchase, oldest first: bought, recorded (by which route and request),
-    /// restored (every restore-sync that named it), downloaded, notified, refund requested and what was answered, refunded, which app account held it, and
-    /// the free grants it is or goes with, and their revocations.
+    /// restored (every restore-sync that named it), downloaded, notified, refund requested and what was answered,
+    /// refunded, which app account held it, and the free grants it is or goes with, and their revocations.
     private var timeline: [TimelineEvent] {
         var events: [TimelineEvent] = []
         for grant in freeGrants {
