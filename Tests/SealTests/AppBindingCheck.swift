@@ -32,7 +32,7 @@ struct AppBindingCheck {
     /// The app built with `source` as `BypassPlugin`, with the build's features or without `withoutFeature` (to
     /// show the check can see a binding); with `readable: false` the registry's check is given none of the
     /// module's sources, as it never sees what a macro writes.
-    func build(_ source: String, withoutFeature feature: String? = nil, readable: Bool = true) throws -> Built {
+    func build(_ source: String, withoutFeature feature: String? = nil, readable: Bool = true) async throws -> Built {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("app-binding-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -44,7 +44,7 @@ struct AppBindingCheck {
             }
             return Array(flags[..<(at - 1)] + flags[(at + 1)...])
         }
-        try run(
+        try await run(
             [
                 "swiftc", "-emit-module", "-emit-module-path",
                 folder.appendingPathComponent("BypassPlugin.swiftmodule").path,
@@ -52,7 +52,7 @@ struct AppBindingCheck {
             ] + handlerFlags + [plugin.path])
         let registry = folder.appendingPathComponent("registry")
         try FileManager.default.createDirectory(at: registry, withIntermediateDirectories: true)
-        try run(try generatorArguments(output: registry, plugin: readable ? plugin : nil), tool: generator())
+        try await run(try generatorArguments(output: registry, plugin: readable ? plugin : nil), tool: generator())
         let registryFiles = try FileManager.default.contentsOfDirectory(atPath: registry.path)
             .map { registry.appendingPathComponent($0).path }
         let app = try FileManager.default.contentsOfDirectory(
@@ -64,12 +64,12 @@ struct AppBindingCheck {
             + without(appFlags) + app + registryFiles
         let modules = folder.appendingPathComponent("modules")
         try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
-        try run(appCommand + ["-wmo", "-emit-silgen", "-o", folder.appendingPathComponent("app.sil").path])
-        try run(
+        try await run(appCommand + ["-wmo", "-emit-silgen", "-o", folder.appendingPathComponent("app.sil").path])
+        try await run(
             appCommand + [
                 "-emit-module", "-emit-module-path", modules.appendingPathComponent("StoreGateApp.swiftmodule").path,
             ])
-        try run(
+        try await run(
             ["swiftc", "-module-name", "storegate", "-I", modules.path, "-I", folder.path] + without(mainFlags)
                 + [
                     root.appendingPathComponent("Sources/storegate/main.swift").path, "-emit-silgen", "-o",
@@ -122,8 +122,8 @@ struct AppBindingCheck {
         return arguments
     }
 
-    private func run(_ arguments: [String], tool: URL = URL(fileURLWithPath: "/usr/bin/env")) throws {
-        let result = try ToolRun(tool, arguments)
+    private func run(_ arguments: [String], tool: URL = URL(fileURLWithPath: "/usr/bin/env")) async throws {
+        let result = try await ToolRun(tool, arguments)
         guard result.succeeded else {
             throw PluginCompiler.Failure(
                 description: "\(arguments.prefix(8).joined(separator: " ")) …: \(result.output.prefix(3000))")

@@ -26,7 +26,7 @@ struct PluginBuild {
 
     /// The build's output, with a handler module `Probe<n>Handler` depending on the `Helper<n>` product of each of
     /// `helpers`, in order.
-    static func build(_ helpers: [Helper]) throws -> ToolRun {
+    static func build(_ helpers: [Helper]) async throws -> ToolRun {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-build-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let package = folder.appendingPathComponent("storegate-main")
@@ -93,7 +93,7 @@ struct PluginBuild {
             }
         }
         let swift = URL(fileURLWithPath: "/usr/bin/env")
-        return try ToolRun(
+        return try await ToolRun(
             swift,
             [
                 "swift", "build", "--package-path", package.path, "--scratch-path",

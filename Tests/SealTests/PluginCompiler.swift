@@ -44,8 +44,8 @@ struct PluginCompiler {
 
     /// Compiles `source` as one file of a plugin module, through SIL's mandatory diagnostics (where a
     /// non-escapable value's escapes are found), writing nothing.
-    func typecheck(_ source: String) throws -> ToolRun {
-        try ToolRun(
+    func typecheck(_ source: String) async throws -> ToolRun {
+        try await ToolRun(
             URL(fileURLWithPath: "/usr/bin/env"),
             ["swiftc", "-emit-sil", "-o", "/dev/null", "-module-name", "BypassPlugin"] + arguments, on: source)
     }

@@ -16,7 +16,7 @@ struct RegistryCheck {
     func check(
         _ source: String, dependencies: [String] = [], macros: [String] = [], binaries: [String] = [],
         outside: [(name: String, text: String)] = [], outsideFiles: [String] = []
-    ) throws -> ToolRun {
+    ) async throws -> ToolRun {
         let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let generator = binary.deletingLastPathComponent().appendingPathComponent("HandlerRegistryGenerator")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)")
@@ -36,6 +36,6 @@ struct RegistryCheck {
             macros.joined(separator: ","), "--binaries", binaries.joined(separator: ","), "--outside-sources",
             list.path, "--sources",
         ]
-        return try ToolRun(generator, arguments, on: source)
+        return try await ToolRun(generator, arguments, on: source)
     }
 }

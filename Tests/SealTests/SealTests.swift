@@ -11,10 +11,10 @@ import Testing
     static let compiler = Result { try PluginCompiler(like: "DownloadHandler") }
     let registry = RegistryCheck()
 
-    @Test func honestHandlerModulesCompileAndPassTheRegistry() throws {
-        let compiled = try Self.compiler.get().typecheck(Attacks.honest)
+    @Test func honestHandlerModulesCompileAndPassTheRegistry() async throws {
+        let compiled = try await Self.compiler.get().typecheck(Attacks.honest)
         #expect(compiled.succeeded, "\(compiled.output)")
-        let checked = try registry.check(Attacks.honest, dependencies: ["GatewayHandlerAPI"])
+        let checked = try await registry.check(Attacks.honest, dependencies: ["GatewayHandlerAPI"])
         #expect(checked.succeeded, "\(checked.output)")
     }
 
@@ -42,7 +42,7 @@ import Testing
     /// Well-kept packages a handler module may use (their own SPI, `@_silgen_name` of the runtime's functions,
     /// C sources, tests, documentation) pass the check of what a module reaches from outside: every file of the
     /// packages this build checked out, as the build plugin lists them.
-    @Test func wellKeptPackagesPassTheCheckOfWhatAModuleReaches() throws {
+    @Test func wellKeptPackagesPassTheCheckOfWhatAModuleReaches() async throws {
         let checkouts = AppBindingCheck.plugins.deletingLastPathComponent().appendingPathComponent(".build/checkouts")
         let packages = [
             "swift-crypto", "swift-nio", "swift-collections", "swift-atomics", "swift-log", "swift-metrics",
@@ -61,25 +61,25 @@ import Testing
             }
         }
         #expect(files.count > 2_000, "the checkouts were found: \(files.count) files")
-        let checked = try registry.check(Attacks.honest, dependencies: ["GatewayHandlerAPI"], outsideFiles: files)
+        let checked = try await registry.check(Attacks.honest, dependencies: ["GatewayHandlerAPI"], outsideFiles: files)
         #expect(checked.succeeded, "\(checked.output.prefix(3_000))")
     }
 
     /// A handler module's code runs only as the handler it registers: its extensions bind nowhere in the app,
     /// not even in the registry that imports it. Built with the features off once, to show the check sees a
     /// binding where there is one.
-    @Test func aHandlerModulesExtensionsBindNowhereInTheApp() throws {
+    @Test func aHandlerModulesExtensionsBindNowhereInTheApp() async throws {
         let check = try AppBindingCheck()
-        let unguarded = try check.build(Attacks.hijacker, withoutFeature: "MemberImportVisibility").bindings
+        let unguarded = try await check.build(Attacks.hijacker, withoutFeature: "MemberImportVisibility").bindings
         #expect(unguarded.contains { $0.contains("merging") }, "\(unguarded)")
-        let bindings = try check.build(Attacks.hijacker).bindings
+        let bindings = try await check.build(Attacks.hijacker).bindings
         #expect(bindings.isEmpty, "\(bindings.joined(separator: "\n"))")
     }
 
     /// A module that declares types under other handler modules' names (as a macro can, out of the registry
     /// check's sight) does not take their places in the registry: each real handler is registered as itself.
-    @Test func typesNamedLikeOtherHandlersDoNotTakeTheirPlaces() throws {
-        let built = try AppBindingCheck().build(Attacks.shadower, readable: false)
+    @Test func typesNamedLikeOtherHandlersDoNotTakeTheirPlaces() async throws {
+        let built = try await AppBindingCheck().build(Attacks.shadower, readable: false)
         let expected =
             try FileManager.default.contentsOfDirectory(atPath: AppBindingCheck.plugins.path)
             .filter { $0.hasSuffix("Handler") }.map { "\($0).Type" } + ["BypassPlugin.Type"]
@@ -91,9 +91,9 @@ import Testing
     /// to a file of another name, and a package whose folder SwiftPM names as this package (`storegate.main` beside
     /// a root checked out as `storegate-main`: both get the package name `storegate_main`, and so `package`
     /// access). An eighth reviewer's; each built and leaked a file before.
-    @Test func thePluginHandsTheCheckWhatSwiftPMBuilds() throws {
+    @Test func thePluginHandsTheCheckWhatSwiftPMBuilds() async throws {
         let opening = "@_spi(Reflection) import Swift\npublic let opened = 1\n"
-        let built = try PluginBuild.build([
+        let built = try await PluginBuild.build([
             PluginBuild.Helper(
                 folder: "nested",
                 files: [
@@ -127,15 +127,15 @@ import Testing
     }
 
     @Test(arguments: Attacks.all)
-    func anAttackIsRefused(_ attack: Attacks.Attack) throws {
+    func anAttackIsRefused(_ attack: Attacks.Attack) async throws {
         let source = Attacks.header + attack.source
         switch attack.refusedBy {
         case .compiler:
-            let result = try Self.compiler.get().typecheck(source)
+            let result = try await Self.compiler.get().typecheck(source)
             #expect(!result.succeeded, "the compiler accepted: \(attack.name)")
             #expect(result.output.contains(attack.refusal), "\(attack.name): \(result.output)")
         case .registry:
-            let result = try registry.check(
+            let result = try await registry.check(
                 source, dependencies: attack.dependencies, macros: attack.macros, binaries: attack.binaries,
                 outside: attack.outside)
             #expect(!result.succeeded, "the registry accepted: \(attack.name)")
