@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+import Foundation
 import PackageDescription
 
 /// Handler modules compiled into `storegate`. Each is a folder `Plugins/<Name>/` whose main type is named
@@ -26,6 +27,30 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
     .treatAllWarnings(as: .error),
 ]
+
+/// The toolchain's host libraries (`<toolchain>/usr/lib/swift/host`, where the compiler keeps the swift-syntax it
+/// is built with), found from the PackageDescription library this manifest runs with: the toolchain that reads
+/// the manifest is the one that builds the package.
+let toolchainHost: String = {
+    let suffix = "/pm/ManifestAPI/libPackageDescription.so"
+    let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+    let library = maps.split(separator: "\n").compactMap { $0.split(separator: " ").last }.first {
+        $0.hasSuffix(suffix)
+    }
+    return library.map { $0.dropLast(suffix.count) + "/host" } ?? "/usr/lib/swift/host"
+}()
+
+/// The registry's generator and check (the build plugin's tool). It reads outside packages' Swift with the parser
+/// the toolchain ships (swift-syntax in lib/swift/host): Swift's own reading, with nothing to build.
+/// (Tests/SealTests/PluginBuild.swift builds it from this definition.)
+let registryGenerator: Target = .executableTarget(
+    name: "HandlerRegistryGenerator",
+    swiftSettings: strict + [.unsafeFlags(["-I", toolchainHost])],
+    linkerSettings: [
+        .unsafeFlags(["-L", toolchainHost, "-Xlinker", "-rpath", "-Xlinker", toolchainHost]),
+        .linkedLibrary("SwiftParser"), .linkedLibrary("SwiftSyntax"),
+    ]
+)
 
 let package = Package(
     name: "storegate",
@@ -194,7 +219,7 @@ let package = Package(
             name: "storegate", dependencies: ["StoreGateApp"], swiftSettings: strict,
             linkerSettings: [.linkedLibrary("mimalloc")]
         ),
-        .executableTarget(name: "HandlerRegistryGenerator", swiftSettings: strict),
+        registryGenerator,
         .plugin(name: "HandlerRegistryPlugin", capability: .buildTool(), dependencies: ["HandlerRegistryGenerator"]),
 
         // Test-only gateway: the real application plus handlers that exist to exercise the front and to attack

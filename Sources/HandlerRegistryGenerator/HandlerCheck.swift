@@ -12,8 +12,8 @@ import Foundation
 /// The check reads words, not Swift: any mention of such a module's name or such an attribute, in code,
 /// a comment or a string, is refused, so no layout (attributes and names on other lines, comments between
 /// them, semicolons, backticks, unusual whitespace) slips an import past it, and the price is at worst a
-/// comment to reword. A Swift parser (swift-syntax) would tell code from comments, but it would add its
-/// build (1 to 2.5 minutes on 2 cores, for every clean build and CI run) to a check that needs only words.
+/// comment to reword. A parser (``SwiftSourceFacts``, which reads outside packages, where strings and comments
+/// legitimately name such things) would be more lenient, and nothing here needs that.
 struct HandlerCheck {
     let api: String
     let packageModules: Set<String>

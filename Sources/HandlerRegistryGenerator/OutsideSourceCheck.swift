@@ -9,19 +9,14 @@ import Foundation
 /// function (`@_dynamicReplacement`), spells a symbol's name with escapes, or is the manifest of a package that
 /// applies a build plugin (what a plugin writes is in no source file) or passes compiler flags of its own other
 /// than those that only change diagnostics (`unsafeFlags`: `-package-name` with this package's name opens its
-/// `package` declarations). Comments are dropped before a Swift file
-/// is read, so none can stand between an attribute and its `import`; adjacent string literals are joined before
-/// names are looked for, as C joins them. Other uses of those attributes, common in well-kept packages (a
+/// `package` declarations). A Swift file is read as Swift reads it (``SwiftSourceFacts``, the toolchain's own
+/// parser), every `#if` clause included, and refused when Swift cannot read it; adjacent string literals are
+/// joined before mangled names are looked for, as C joins them. Other uses of those attributes, common in well-kept packages (a
 /// package's own SPI, `@_silgen_name` of the runtime's functions), pass. A C file that builds a name through the
 /// preprocessor is not read that far: such a declaration stands out in review.
 struct OutsideSourceCheck {
     let api: String
     let packageModules: Set<String>
-
-    /// Words that may stand between `import` and the module's name (`import struct Module.Type`).
-    private static let importKinds: Set<String> = [
-        "struct", "class", "enum", "protocol", "typealias", "func", "var", "let", "actor",
-    ]
 
     func refusals(of handler: Invocation.Handler) -> [String] {
         var refusals: [String] = []
@@ -41,73 +36,63 @@ struct OutsideSourceCheck {
                         + "handler module reaches this package through \(api)'s public API only")
             }
             guard file.hasSuffix(".swift") else { continue }
-            // Read with regex literals and without: a quote inside `#/…/#` would otherwise open a string that hides
-            // what follows, and a span mistaken for a regex would hide what is inside it.
-            let text = String(decoding: data, as: UTF8.self)
-            var found: [String] = []
-            for tokens in [SwiftTokens(text), SwiftTokens(text, regexLiterals: false)] {
-                for refusal in swiftRefusals(tokens, place: place)
-                    + (Self.isManifest(file) ? manifestRefusals(tokens, place: place) : [])
-                where !found.contains(refusal) {
-                    found.append(refusal)
-                }
+            let facts = SwiftSourceFacts(String(decoding: data, as: UTF8.self), harmlessFlags: Self.harmlessFlags)
+            guard facts.readable else {
+                refusals.append(
+                    "\(place(1)) the Swift parser cannot read without errors (in the Swift 5 or 6 language mode, "
+                        + "with or without experimental features), so this check cannot read it")
+                continue
             }
-            refusals += found
+            refusals += swiftRefusals(facts, place: place)
+            if Self.isManifest(file) { refusals += manifestRefusals(facts, place: place) }
         }
         return refusals
     }
 
     /// What the manifest of an outside package may not do: apply a build plugin, or pass compiler flags.
-    private func manifestRefusals(_ tokens: SwiftTokens, place: (Int) -> String) -> [String] {
+    private func manifestRefusals(_ facts: SwiftSourceFacts, place: (Int) -> String) -> [String] {
         var refusals: [String] = []
-        if let plugins = tokens.tokens.first(where: { $0.kind == .word && $0.text == "plugins" }) {
+        if let line = facts.pluginLines.min() {
             refusals.append(
-                "\(place(plugins.line)) is the manifest of a package this module reaches, and applies a build "
+                "\(place(line)) is the manifest of a package this module reaches, and applies a build "
                     + "plugin (plugins:); what a plugin writes is not in the sources this check reads")
         }
-        for (line, problem) in Self.unknownFlags(in: tokens) {
+        for flags in facts.flagProblems {
             refusals.append(
-                "\(place(line)) is the manifest of a package this module reaches, and passes \(problem) "
+                "\(place(flags.line)) is the manifest of a package this module reaches, and passes \(flags.problem) "
                     + "(unsafeFlags): a flag such as -package-name would open this package's package declarations "
                     + "to it")
         }
         return refusals
     }
 
-    /// What a Swift file of an outside package may not do, read from its tokens (comments dropped, so no comment
-    /// can stand between an attribute and the `import` it opens).
-    private func swiftRefusals(_ source: SwiftTokens, place: (Int) -> String) -> [String] {
+    /// What a Swift file of an outside package may not do.
+    private func swiftRefusals(_ facts: SwiftSourceFacts, place: (Int) -> String) -> [String] {
         var refusals: [String] = []
-        let tokens = source.tokens
-        for (index, token) in tokens.enumerated() {
-            switch (token.kind, token.text) {
-            case (.attribute, "@_dynamicReplacement"):
-                refusals.append("\(place(token.line)) uses @_dynamicReplacement, which replaces a function at run time")
-            case (.attribute, "@_silgen_name"), (.attribute, "@_extern"):
+        for attribute in facts.attributes {
+            switch attribute.name {
+            case "_dynamicReplacement":
+                refusals.append(
+                    "\(place(attribute.line)) uses @_dynamicReplacement, which replaces a function at run time")
+            case "_silgen_name" where attribute.hasEscape, "_extern" where attribute.hasEscape:
                 // The name is read for this package's symbols; an escape would spell one unread.
-                let end = source.skippingGroup(at: index + 1)
-                if tokens[min(index + 1, end)..<end].contains(where: { $0.kind == .string && $0.text.contains("\\") }) {
-                    refusals.append(
-                        "\(place(token.line)) spells a symbol's name with escapes in \(token.text), which this check "
-                            + "cannot read")
-                }
-            case (.attribute, "@testable"), (.attribute, "@_private"), (.attribute, "@_spi"):
-                // The attributes before a declaration, each with its arguments, then what they apply to.
-                var next = source.skippingGroup(at: index + 1)
-                while next < tokens.count, tokens[next].kind == .attribute { next = source.skippingGroup(at: next + 1) }
-                if let module = Self.importedModule(at: next, in: tokens), opensInternals(module) {
-                    refusals.append(
-                        "\(place(token.line)) imports \(module) with \(token.text), which opens what it keeps inside")
-                }
-            case (.word, "import"):
-                if let module = Self.importedModule(at: index, in: tokens), module != api,
-                    packageModules.contains(module)
-                {
-                    refusals.append(
-                        "\(place(token.line)) imports \(module), a module of this package; a handler module reaches "
-                            + "this package through \(api) alone")
-                }
+                refusals.append(
+                    "\(place(attribute.line)) spells a symbol's name with escapes in @\(attribute.name), which this "
+                        + "check cannot read")
             default: continue
+            }
+        }
+        for found in facts.imports {
+            if let opener = found.attributes.first(where: { ["testable", "_private", "_spi"].contains($0) }),
+                opensInternals(found.module)
+            {
+                refusals.append(
+                    "\(place(found.line)) imports \(found.module) with @\(opener), which opens what it keeps inside")
+            }
+            if found.module != api, packageModules.contains(found.module) {
+                refusals.append(
+                    "\(place(found.line)) imports \(found.module), a module of this package; a handler module reaches "
+                        + "this package through \(api) alone")
             }
         }
         return refusals
@@ -118,43 +103,6 @@ struct OutsideSourceCheck {
         "-Xfrontend", "-require-explicit-sendable", "-warnings-as-errors", "-require-explicit-availability",
         "-require-explicit-availability=error",
     ]
-
-    /// Each `unsafeFlags` in a manifest's `tokens` that passes more than ``harmlessFlags``, written out as plain
-    /// literals (a flag built at run time, a variable or an escape cannot be read, so it is refused as well): SwiftPM
-    /// lets any dependency pass flags since Swift 6.2, and `-package-name` with this package's name compiles a
-    /// dependency as a member of this package.
-    static func unknownFlags(in source: SwiftTokens) -> [(line: Int, problem: String)] {
-        let tokens = source.tokens
-        var found: [(line: Int, problem: String)] = []
-        for (index, token) in tokens.enumerated() where token.kind == .word && token.text == "unsafeFlags" {
-            let end = source.skippingGroup(at: index + 1)
-            guard end > index + 1 else {
-                found.append((token.line, "flags this check cannot read"))
-                continue
-            }
-            // Plain literals, then at most the condition (`.when(…)`) and nothing after it.
-            var position = index + 2
-            while position < end - 1 {
-                let argument = tokens[position]
-                if argument.kind == .dot, position + 1 < end, tokens[position + 1].text == "when",
-                    source.skippingGroup(at: position + 2) == end - 1
-                {
-                    break
-                }
-                let flag = argument.text.dropFirst().dropLast()
-                guard argument.kind == .string, argument.text.hasPrefix("\""), !flag.contains("\\"),
-                    harmlessFlags.contains(String(flag))
-                else {
-                    let problem =
-                        argument.kind == .string ? "the flag \(argument.text)" : "flags this check cannot read"
-                    found.append((argument.line, problem))
-                    break
-                }
-                position += 1
-            }
-        }
-        return found
-    }
 
     /// Whether `file` is a package's manifest (`Package.swift`, `Package@swift-6.0.swift`).
     private static func isManifest(_ file: String) -> Bool {
@@ -196,11 +144,5 @@ struct OutsideSourceCheck {
     /// toolchain's internals (a package opening its own modules for its tests is its business).
     private func opensInternals(_ module: String) -> Bool {
         Self.toolchainModules.contains(module) || packageModules.contains(module)
-    }
-
-    /// The module of the `import` at `index` (`import struct Module.Type` names `Module`), if `index` is one.
-    private static func importedModule(at index: Int, in tokens: [SwiftTokens.Token]) -> String? {
-        guard index < tokens.count, tokens[index].kind == .word, tokens[index].text == "import" else { return nil }
-        return tokens[(index + 1)...].first { $0.kind == .word && !importKinds.contains($0.text) }?.text
     }
 }

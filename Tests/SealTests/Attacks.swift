@@ -799,7 +799,8 @@ enum Attacks {
         Attack(
             name: "reaching through a package: a bare regex after a form feed",
             source: "import Fed",
-            refusedBy: .registry, refusal: "imports GatewayCore, a module of this package",
+            // The compiler lexes this regex, the toolchain's parser does not: the file is unreadable to the check.
+            refusedBy: .registry, refusal: "the Swift parser cannot read without errors",
             outside: [("Fed.swift", "let r = \u{0C}/\"/\nimport GatewayCore\nlet s = \"x\"\n")]),
         Attack(
             name: "reaching through a package: a bare regex after a custom prefix operator",
@@ -812,6 +813,24 @@ enum Attacks {
                         + "@_spi(Reflection) @testable import Swift\nlet s = \"x\"\n"
                 )
             ]),
+        // Swift is read by the toolchain's parser since: what only a parser tells apart.
+        Attack(
+            name: "reaching through a package: an import's attribute in an #if clause of its own",
+            source: "import Clause",
+            refusedBy: .registry, refusal: "imports Swift with @_spi",
+            outside: [("Clause.swift", "#if canImport(Glibc)\n@_spi(Reflection)\n#endif\nimport Swift\n")]),
+        Attack(
+            name: "reaching through a package: an import in an #if clause this build does not take",
+            source: "import Clause",
+            refusedBy: .registry, refusal: "imports GatewayCore with @testable",
+            outside: [
+                ("Clause.swift", "#if STOREGATE_NEVER_SET\n@testable import GatewayCore\n#elseif os(Linux)\n#endif\n")
+            ]),
+        Attack(
+            name: "reaching through a package: a file Swift cannot read",
+            source: "import Clause",
+            refusedBy: .registry, refusal: "the Swift parser cannot read without errors",
+            outside: [("Clause.swift", "let open = \"never closed\nimport GatewayCore\n")]),
         Attack(
             name: "reaching through a package: a mangled name split across C string literals",
             source: "import CShim",

@@ -45,10 +45,17 @@ struct PluginBuild {
                         path: "Plugins/\(pair.0)", packageAccess: false),
             """
         }
+        // The generator as the package defines it (its settings find the toolchain's parser).
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        guard let from = manifest.range(of: "let strict: [SwiftSetting]"),
+            let to = manifest.range(of: "let package = Package(")
+        else { throw PluginCompiler.Failure(description: "Package.swift defines no registryGenerator") }
         try write(
             """
             // swift-tools-version: 6.2
+            import Foundation
             import PackageDescription
+            \(manifest[from.lowerBound..<to.lowerBound])
             let package = Package(
                 name: "StoreGate",
                 dependencies: [\(helpers.map { ".package(path: \"../\($0.folder)\")" }.joined(separator: ", "))],
@@ -58,7 +65,7 @@ struct PluginBuild {
                     .executableTarget(
                         name: "app", dependencies: [\(handlers.map { "\"\($0)\"" }.joined(separator: ", "))],
                         plugins: ["HandlerRegistryPlugin"]),
-                    .executableTarget(name: "HandlerRegistryGenerator"),
+                    registryGenerator,
                     .plugin(
                         name: "HandlerRegistryPlugin", capability: .buildTool(), dependencies: ["HandlerRegistryGenerator"]),
                 ])

@@ -1,0 +1,172 @@
+import Foundation
+@_spi(ExperimentalLanguageFeatures) import SwiftParser
+import SwiftSyntax
+
+/// What a Swift file does that the check of outside sources looks at, read by the Swift parser the toolchain
+/// itself ships (swift-syntax in lib/swift/host, built with the compiler; the registry generator links it, so it
+/// adds nothing to a build): every clause of every `#if`, comments, strings, interpolations and regex literals
+/// as Swift reads them. A hand-written lexer read this before; five reviews in a row each found a literal it
+/// read differently from Swift, behind which an import went unseen.
+///
+/// The file is parsed in the Swift 5 and the Swift 6 language mode (they differ on bare `/…/` regex literals),
+/// each with and without the parser's experimental features (swift-collections uses `borrow` accessors), and
+/// what each reading without errors finds counts; a file no reading takes without errors is unreadable. Where
+/// this parser and the compiler read a file differently (the compiler lexes a bare regex after a form feed, this
+/// parser does not), the file is unreadable here, so refused.
+struct SwiftSourceFacts {
+    struct Import: Equatable {
+        let module: String
+        /// The attributes written on the `import`, in every `#if` clause (`_spi`, `testable`).
+        let attributes: [String]
+        let line: Int
+    }
+
+    struct Attribute: Equatable {
+        let name: String
+        let line: Int
+        /// Whether its arguments hold an escape (a name spelled with one cannot be read for symbols).
+        let hasEscape: Bool
+    }
+
+    /// An `unsafeFlags` in a manifest that passes more than the harmless flags, or what cannot be read.
+    struct FlagProblem: Equatable {
+        let line: Int
+        let problem: String
+    }
+
+    private(set) var imports: [Import] = []
+    private(set) var attributes: [Attribute] = []
+    /// Lines of `plugins:` arguments (a manifest applying build plugins).
+    private(set) var pluginLines: [Int] = []
+    private(set) var flagProblems: [FlagProblem] = []
+    /// Whether some reading took the file without errors.
+    let readable: Bool
+
+    /// The facts of `text`, with `harmlessFlags` the compiler flags an `unsafeFlags` may pass.
+    init(_ text: String, harmlessFlags: Set<String>) {
+        var readable = false
+        let readings: [(Parser.SwiftVersion, Parser.ExperimentalFeatures)] = [
+            (.v5, []), (.v6, []), (.v5, .init(rawValue: .max)), (.v6, .init(rawValue: .max)),
+        ]
+        for (version, features) in readings {
+            var bytes = Array(text.utf8)
+            let tree = bytes.withUnsafeMutableBufferPointer {
+                Parser.parse(source: UnsafeBufferPointer($0), swiftVersion: version, experimentalFeatures: features)
+            }
+            guard !tree.hasError else { continue }
+            readable = true
+            let visitor = FactsVisitor(tree: tree, harmlessFlags: harmlessFlags)
+            visitor.walk(tree)
+            for found in visitor.imports where !imports.contains(found) { imports.append(found) }
+            for found in visitor.attributes where !attributes.contains(found) { attributes.append(found) }
+            for found in visitor.pluginLines where !pluginLines.contains(found) { pluginLines.append(found) }
+            for found in visitor.flagProblems where !flagProblems.contains(found) { flagProblems.append(found) }
+        }
+        self.readable = readable
+    }
+
+    /// A name as Swift means it: backticks (`` `Swift` ``) and surrounding space dropped.
+    static func plain(_ name: String) -> String {
+        name.filter { $0 != "`" }.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Walks one parse, collecting ``SwiftSourceFacts``.
+private final class FactsVisitor: SyntaxVisitor {
+    let converter: SourceLocationConverter
+    let harmlessFlags: Set<String>
+    var imports: [SwiftSourceFacts.Import] = []
+    var attributes: [SwiftSourceFacts.Attribute] = []
+    var pluginLines: [Int] = []
+    var flagProblems: [SwiftSourceFacts.FlagProblem] = []
+
+    init(tree: SourceFileSyntax, harmlessFlags: Set<String>) {
+        converter = SourceLocationConverter(fileName: "", tree: tree)
+        self.harmlessFlags = harmlessFlags
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    private func line(of node: some SyntaxProtocol) -> Int {
+        converter.location(for: node.positionAfterSkippingLeadingTrivia).line
+    }
+
+    override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
+        // Attributes may stand in `#if` clauses of their own (`#if X @_spi(A) #endif import M`): all of them count.
+        let written = AttributeNames(viewMode: .sourceAccurate)
+        written.walk(node.attributes)
+        imports.append(
+            .init(
+                module: SwiftSourceFacts.plain(node.path.first?.name.text ?? ""), attributes: written.names,
+                line: line(of: node.importKeyword)))
+        return .visitChildren
+    }
+
+    override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
+        attributes.append(
+            .init(
+                name: SwiftSourceFacts.plain(node.attributeName.trimmedDescription), line: line(of: node),
+                hasEscape: node.arguments?.description.contains("\\") ?? false))
+        return .visitChildren
+    }
+
+    override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.label?.text == "plugins" { pluginLines.append(line(of: node)) }
+        return .visitChildren
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        guard SwiftSourceFacts.plain(node.baseName.text) == "unsafeFlags" else { return .visitChildren }
+        if let problem = problem(withFlagsAt: node) {
+            flagProblems.append(.init(line: line(of: node), problem: problem))
+        }
+        return .visitChildren
+    }
+
+    /// What is wrong with the `unsafeFlags` named at `reference`: nothing when it is called with an array of plain
+    /// string literals, each a harmless flag, and at most a `.when(…)` condition after it.
+    private func problem(withFlagsAt reference: DeclReferenceExprSyntax) -> String? {
+        var callee = Syntax(reference)
+        if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
+            callee = Syntax(member)
+        }
+        guard let call = callee.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == callee.id,
+            call.trailingClosure == nil, call.additionalTrailingClosures.isEmpty,
+            let first = call.arguments.first, first.label == nil,
+            let flags = first.expression.as(ArrayExprSyntax.self)
+        else { return "flags this check cannot read" }
+        for extra in call.arguments.dropFirst() {
+            guard extra.label?.text == "when" || Self.isCondition(extra.expression) else {
+                return "flags this check cannot read"
+            }
+        }
+        for element in flags.elements {
+            guard let literal = element.expression.as(StringLiteralExprSyntax.self), literal.segments.count == 1,
+                let segment = literal.segments.first?.as(StringSegmentSyntax.self),
+                !segment.content.text.contains("\\"), harmlessFlags.contains(segment.content.text)
+            else {
+                let written = element.expression.trimmedDescription
+                return element.expression.is(StringLiteralExprSyntax.self)
+                    ? "the flag \(written)" : "flags this check cannot read"
+            }
+        }
+        return nil
+    }
+
+    /// Whether `expression` is a condition, `.when(…)`.
+    private static func isCondition(_ expression: ExprSyntax) -> Bool {
+        guard let call = expression.as(FunctionCallExprSyntax.self),
+            let member = call.calledExpression.as(MemberAccessExprSyntax.self)
+        else { return false }
+        return member.base == nil && SwiftSourceFacts.plain(member.declName.baseName.text) == "when"
+    }
+}
+
+/// The names of the attributes under a node, `#if` clauses included.
+private final class AttributeNames: SyntaxVisitor {
+    var names: [String] = []
+
+    override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
+        names.append(SwiftSourceFacts.plain(node.attributeName.trimmedDescription))
+        return .visitChildren
+    }
+}
