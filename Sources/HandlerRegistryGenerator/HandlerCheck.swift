@@ -20,8 +20,16 @@ struct HandlerCheck {
     /// This package's package name (`-package-name`).
     let packageName: String
 
-    /// Attributes a handler module never needs, each of which reaches past the public API.
-    static let forbiddenAttributes = ["testable", "_private", "_silgen_name", "_extern", "_dynamicReplacement", "_spi"]
+    /// Whether a handler module may not use the attribute `name`: `@testable`, and every underscored one (the
+    /// compiler's unsupported attributes: `@_spi`, `@_private`, `@_silgen_name`, `@_extern`, `@_dynamicReplacement`
+    /// reach past the public API, and the toolchain's `@_SwiftifyImport` writes a string's text into the module as
+    /// code, escapes decoded, where this check never reads it).
+    static func isForbiddenAttribute(_ name: Substring) -> Bool { name == "testable" || name.hasPrefix("_") }
+
+    /// Words a handler module may not say, wherever they stand: a macro declaration (one may be defined as the
+    /// toolchain's own, `= #line`), and the toolchain's macros that write code from their arguments, however
+    /// spelled (`@Swift._SwiftifyImport`).
+    static let forbiddenWords = Set(["macro", "externalMacro"]).union(OutsideSourceCheck.codeWritingMacros)
 
     /// Every refusal for `handler`, as a compiler diagnostic line.
     func refusals(of handler: Invocation.Handler) -> [String] {
@@ -62,9 +70,14 @@ struct HandlerCheck {
                         + "handler module sees \(api)'s public API only")
             }
             for (word, line) in Self.words(in: text) {
-                if word.hasPrefix("@"), Self.forbiddenAttributes.contains(String(word.dropFirst())) {
+                if word.hasPrefix("@"), Self.isForbiddenAttribute(word.dropFirst()) {
                     refusals.append(
                         "\(place(line)) uses \(word); a handler module sees \(api)'s public API only")
+                } else if Self.forbiddenWords.contains(word.hasPrefix("@") ? String(word.dropFirst()) : word) {
+                    refusals.append(
+                        "\(place(line)) says \(word): a handler module declares no macro and uses none of the "
+                            + "toolchain's that write code from their arguments (what a macro writes is not in the "
+                            + "sources this check reads); reword a comment that says it")
                 } else if word != api, word != handler.name, packageModules.contains(word) {
                     refusals.append(
                         "\(place(line)) names \(word), a module of this package; a handler module imports \(api) "

@@ -55,7 +55,7 @@ struct OutsideSourceCheck {
         if let line = facts.pluginLines.min() {
             refusals.append(
                 "\(place(line)) is the manifest of a package this module reaches, and applies a build "
-                    + "plugin (plugins:); what a plugin writes is not in the sources this check reads")
+                    + "plugin (plugins); what a plugin writes is not in the sources this check reads")
         }
         for flags in facts.flagProblems {
             refusals.append(
@@ -81,6 +81,16 @@ struct OutsideSourceCheck {
                         + "check cannot read")
             default: continue
             }
+        }
+        for line in facts.macroLines {
+            refusals.append(
+                "\(place(line)) declares a macro; what a macro writes is not in the sources this check reads (and "
+                    + "one may be defined as the toolchain's own)")
+        }
+        for use in facts.attributes + facts.expansions where Self.codeWritingMacros.contains(use.name) {
+            refusals.append(
+                "\(place(use.line)) uses \(use.name), a macro of the toolchain that writes code from its arguments "
+                    + "(a string's text included), which this check cannot read")
         }
         for found in facts.imports {
             if let opener = found.attributes.first(where: { ["testable", "_private", "_spi"].contains($0) }),
@@ -131,6 +141,12 @@ struct OutsideSourceCheck {
         }
         return joined
     }
+
+    /// The toolchain's underscored macros (Swift 6.3: Swift, Testing): unsupported, and `_SwiftifyImport` writes
+    /// its `spanAvailability:` string into the code it adds, escapes decoded, where no check reads it.
+    static let codeWritingMacros: Set = [
+        "_SwiftifyImport", "_SwiftifyImportProtocol", "_DebugDescriptionProperty", "__testing", "__capturedValue",
+    ]
 
     /// The modules of the toolchain whose SPI or internals reach what any value holds (the standard library's
     /// reflection SPI writes any stored property).

@@ -36,8 +36,13 @@ struct SwiftSourceFacts {
 
     private(set) var imports: [Import] = []
     private(set) var attributes: [Attribute] = []
-    /// Lines of `plugins:` arguments (a manifest applying build plugins).
+    /// Lines that name `plugins` (a manifest applying build plugins: the `plugins:` argument, or `Target.plugins`
+    /// set or changed).
     private(set) var pluginLines: [Int] = []
+    /// Lines of macro declarations (a macro may be defined as another, the toolchain's included).
+    private(set) var macroLines: [Int] = []
+    /// Freestanding macro expansions (`#name`), by name.
+    private(set) var expansions: [Attribute] = []
     private(set) var flagProblems: [FlagProblem] = []
     /// Whether some reading took the file without errors.
     let readable: Bool
@@ -60,14 +65,18 @@ struct SwiftSourceFacts {
             for found in visitor.imports where !imports.contains(found) { imports.append(found) }
             for found in visitor.attributes where !attributes.contains(found) { attributes.append(found) }
             for found in visitor.pluginLines where !pluginLines.contains(found) { pluginLines.append(found) }
+            for found in visitor.macroLines where !macroLines.contains(found) { macroLines.append(found) }
+            for found in visitor.expansions where !expansions.contains(found) { expansions.append(found) }
             for found in visitor.flagProblems where !flagProblems.contains(found) { flagProblems.append(found) }
         }
         self.readable = readable
     }
 
-    /// A name as Swift means it: backticks (`` `Swift` ``) and surrounding space dropped.
+    /// A name as Swift means it: backticks (`` `Swift` ``), surrounding space and a module's qualification
+    /// (`Swift._SwiftifyImport`) dropped.
     static func plain(_ name: String) -> String {
-        name.filter { $0 != "`" }.trimmingCharacters(in: .whitespacesAndNewlines)
+        let bare = name.filter { $0 != "`" }.trimmingCharacters(in: .whitespacesAndNewlines)
+        return bare.split(separator: ".").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? bare
     }
 }
 
@@ -78,6 +87,8 @@ private final class FactsVisitor: SyntaxVisitor {
     var imports: [SwiftSourceFacts.Import] = []
     var attributes: [SwiftSourceFacts.Attribute] = []
     var pluginLines: [Int] = []
+    var macroLines: [Int] = []
+    var expansions: [SwiftSourceFacts.Attribute] = []
     var flagProblems: [SwiftSourceFacts.FlagProblem] = []
 
     init(tree: SourceFileSyntax, harmlessFlags: Set<String>) {
@@ -114,8 +125,27 @@ private final class FactsVisitor: SyntaxVisitor {
         return .visitChildren
     }
 
+    override func visit(_ node: MacroDeclSyntax) -> SyntaxVisitorContinueKind {
+        macroLines.append(line(of: node))
+        return .visitChildren
+    }
+
+    override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
+        expansions.append(
+            .init(name: SwiftSourceFacts.plain(node.macroName.text), line: line(of: node), hasEscape: false))
+        return .visitChildren
+    }
+
+    override func visit(_ node: MacroExpansionDeclSyntax) -> SyntaxVisitorContinueKind {
+        expansions.append(
+            .init(name: SwiftSourceFacts.plain(node.macroName.text), line: line(of: node), hasEscape: false))
+        return .visitChildren
+    }
+
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
-        guard SwiftSourceFacts.plain(node.baseName.text) == "unsafeFlags" else { return .visitChildren }
+        let name = SwiftSourceFacts.plain(node.baseName.text)
+        if name == "plugins" { pluginLines.append(line(of: node)) }
+        guard name == "unsafeFlags" else { return .visitChildren }
         if let problem = problem(withFlagsAt: node) {
             flagProblems.append(.init(line: line(of: node), problem: problem))
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// Handler modules that try to reach content, purchases, tokens or secrets without the verification, each
@@ -831,6 +832,46 @@ enum Attacks {
             source: "import Clause",
             refusedBy: .registry, refusal: "the Swift parser cannot read without errors",
             outside: [("Clause.swift", "let open = \"never closed\nimport GatewayCore\n")]),
+        // A thirteenth reviewer's: code that a macro of the toolchain writes, and a plugin applied by assignment.
+        Attack(
+            name: "writing code through the toolchain's macros: @_SwiftifyImport's string",
+            source: swiftified, refusedBy: .registry, refusal: "uses @_SwiftifyImport"),
+        Attack(
+            name: "writing code through the toolchain's macros: the macro named with its module",
+            source: swiftified.replacingOccurrences(of: "@_SwiftifyImport", with: "@Swift._SwiftifyImport"),
+            refusedBy: .registry, refusal: "says _SwiftifyImport"),
+        Attack(
+            name: "writing code through the toolchain's macros: a macro of its own defined as one",
+            source: "@freestanding(expression) public macro Here() -> Int = #line\nlet here = #Here\n",
+            refusedBy: .registry, refusal: "says macro"),
+        Attack(
+            name: "reaching through a package: @_SwiftifyImport's string",
+            source: "import Swiftified",
+            refusedBy: .registry, refusal: "uses _SwiftifyImport, a macro of the toolchain",
+            outside: [("Swiftified.swift", swiftified)]),
+        Attack(
+            name: "reaching through a package: a macro defined as the toolchain's",
+            source: "import Swiftified",
+            refusedBy: .registry, refusal: "declares a macro",
+            outside: [("Swiftified.swift", "@freestanding(expression) public macro Here() -> Int = #line\n")]),
+        Attack(
+            name: "reaching through a package: a build plugin applied by assignment",
+            source: "import Evil",
+            refusedBy: .registry, refusal: "applies a build plugin (plugins)",
+            outside: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let evil = Target.target(name: "Evil", path: "Sources/Evil")
+                    evil.plugins = [.plugin(name: "Gen")]
+                    let package = Package(
+                        name: "evil", products: [.library(name: "Evil", targets: ["Evil"])],
+                        targets: [evil, .plugin(name: "Gen", capability: .buildTool())])
+                    """
+                )
+            ]),
         Attack(
             name: "reaching through a package: a mangled name split across C string literals",
             source: "import CShim",
@@ -861,6 +902,15 @@ enum Attacks {
             refusedBy: .registry,
             refusal: "names a symbol of GatewayCore, a module of this package, by its mangled name"),
     ]
+
+    /// A thirteenth reviewer's: the toolchain's `@_SwiftifyImport` writes its `spanAvailability:` string into the
+    /// module as code, escapes decoded, so a `@_silgen_name` of a package function appears in no source.
+    static let swiftified = #"""
+        @_SwiftifyImport(.countedBy(pointer: .param(1), count: "n"), .nonescaping(pointer: .param(1)),
+            spanAvailability: "macOS 15, *) func f(q: Int) {}\n\u{40}_silgen_name(\"\u{24}s11\u{47}atewayCore17mintDownloadToken7productS2S_tF\") func f(product: String) -> String\n@available(macOS 15")
+        func f(_ p: UnsafePointer<Int32>, _ n: Int32) -> Int32 { 0 }
+        public func stolenToken() -> String { f(product: "any-product") }
+        """#
 
     /// What the registry's check reads past: a module named on another line, behind a comment or a semicolon,
     /// in backticks, after a form feed or a lone CR; attributes that widen an import or reach a symbol by name.
