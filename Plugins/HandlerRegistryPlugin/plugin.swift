@@ -45,11 +45,13 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
             ).sorted { $0.path < $1.path }
             // Thousands of paths (a package with C sources) would pass the limit of one argument: a file lists them.
             let outsideList = context.pluginWorkDirectoryURL.appending(path: "\(handler.moduleName).outside-sources")
-            try outside.map(\.path).joined(separator: "\n").write(to: outsideList, atomically: true, encoding: .utf8)
+            try outside.map { $0.path + "\0" }.joined().write(to: outsideList, atomically: true, encoding: .utf8)
             inputs += sources + outside + [outsideList]
             arguments += [
                 "--handler", handler.moduleName, "--depends", dependencies.joined(separator: ","),
-                "--sources", sources.map(\.path).joined(separator: ","),
+            ]
+            arguments += sources.flatMap { ["--source", $0.path] }
+            arguments += [
                 "--macros", reached.macros.sorted().joined(separator: ","),
                 "--binaries", reached.binaries.sorted().joined(separator: ","),
                 "--outside-sources", outsideList.path,

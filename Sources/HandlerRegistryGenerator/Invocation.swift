@@ -44,22 +44,25 @@ struct Invocation {
             case "--package-name": packageName = try value(of: option)
             case "--package-modules": packageModules = Set(list(try value(of: option)))
             case "--handler": handlers.append(Handler(name: try value(of: option)))
-            case "--depends", "--sources", "--macros", "--binaries", "--outside-sources", "--outside-package-names":
+            case "--source":
+                // One path per argument: a file's name may hold any character but NUL (a comma, a line end).
+                guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }
+                handlers[handlers.count - 1].sources.append(try value(of: option))
+            case "--depends", "--macros", "--binaries", "--outside-sources", "--outside-package-names":
                 guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }
                 let text = try value(of: option)
                 let values = list(text)
                 switch option {
                 case "--depends": handlers[handlers.count - 1].dependencies = values
-                case "--sources": handlers[handlers.count - 1].sources = values
                 case "--macros": handlers[handlers.count - 1].macros = values
                 case "--binaries": handlers[handlers.count - 1].binaries = values
                 case "--outside-package-names": handlers[handlers.count - 1].outsidePackageNames = values
                 default:
-                    // A file that lists them, one per line.
+                    // A file that lists them, each ended by a NUL (the one character no path holds).
                     guard let listed = try? String(contentsOfFile: text, encoding: .utf8) else {
                         throw Problem(description: "cannot read the list of outside sources \(text)")
                     }
-                    handlers[handlers.count - 1].outsideSources = listed.split(separator: "\n").map(String.init)
+                    handlers[handlers.count - 1].outsideSources = listed.split(separator: "\0").map(String.init)
                 }
             default: throw Problem(description: "unknown option \(option)")
             }

@@ -105,19 +105,18 @@ struct AppBindingCheck {
     /// The generator's command line for the real handler modules under Plugins/ and `plugin`.
     private func generatorArguments(output: URL, plugin: URL?) throws -> [String] {
         let plugins = Self.plugins
-        var arguments = [
-            "--output", output.path, "--api", "GatewayHandlerAPI", "--package-modules",
-            RegistryCheck.packageModules.joined(separator: ","),
-            "--handler", "BypassPlugin", "--depends", "GatewayHandlerAPI", "--sources", plugin?.path ?? "",
-        ]
+        var arguments =
+            [
+                "--output", output.path, "--api", "GatewayHandlerAPI", "--package-modules",
+                RegistryCheck.packageModules.joined(separator: ","),
+                "--handler", "BypassPlugin", "--depends", "GatewayHandlerAPI",
+            ] + (plugin.map { ["--source", $0.path] } ?? [])
         for name in try FileManager.default.contentsOfDirectory(atPath: plugins.path).sorted()
         where name.hasSuffix("Handler") {
             let folder = plugins.appendingPathComponent(name)
             let sources = try FileManager.default.contentsOfDirectory(atPath: folder.path)
                 .filter { $0.hasSuffix(".swift") }.map { folder.appendingPathComponent($0).path }
-            arguments += [
-                "--handler", name, "--depends", "GatewayHandlerAPI", "--sources", sources.joined(separator: ","),
-            ]
+            arguments += ["--handler", name, "--depends", "GatewayHandlerAPI"] + sources.flatMap { ["--source", $0] }
         }
         return arguments
     }

@@ -855,6 +855,11 @@ enum Attacks {
             refusedBy: .registry, refusal: "declares a macro",
             outside: [("Swiftified.swift", "@freestanding(expression) public macro Here() -> Int = #line\n")]),
         Attack(
+            name: "reaching through a package: a file named with a line end",
+            source: "import Lined",
+            refusedBy: .registry, refusal: "imports GatewayCore with @testable",
+            outside: [("Lined\nClean.swift", "@testable import GatewayCore\n")]),
+        Attack(
             name: "reaching through a package: a build plugin applied by assignment",
             source: "import Evil",
             refusedBy: .registry, refusal: "applies a build plugin (plugins)",

@@ -12,10 +12,10 @@ struct RegistryCheck {
 
     /// Runs the check with `source` as the handler module, declared with `dependencies` on the package's modules,
     /// reaching the macro modules `macros`, the binary targets `binaries` and, from packages outside this one, the
-    /// files `outside` (name and text) and `outsideFiles` (paths).
+    /// files `outside` (name and text) and `outsideFiles` (paths); the module's file is named `fileName` if given.
     func check(
         _ source: String, dependencies: [String] = [], macros: [String] = [], binaries: [String] = [],
-        outside: [(name: String, text: String)] = [], outsideFiles: [String] = []
+        outside: [(name: String, text: String)] = [], outsideFiles: [String] = [], fileName: String? = nil
     ) async throws -> ToolRun {
         let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let generator = binary.deletingLastPathComponent().appendingPathComponent("HandlerRegistryGenerator")
@@ -29,13 +29,13 @@ struct RegistryCheck {
             listed.append(path.path)
         }
         let list = folder.appendingPathComponent("outside-sources")
-        try listed.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        try listed.map { $0 + "\0" }.joined().write(to: list, atomically: true, encoding: .utf8)
         let arguments = [
             "--api", "GatewayHandlerAPI", "--package-modules", Self.packageModules.joined(separator: ","),
             "--handler", "BypassPlugin", "--depends", dependencies.joined(separator: ","), "--macros",
             macros.joined(separator: ","), "--binaries", binaries.joined(separator: ","), "--outside-sources",
-            list.path, "--sources",
+            list.path, "--source",
         ]
-        return try await ToolRun(generator, arguments, on: source)
+        return try await ToolRun(generator, arguments, on: source, named: fileName)
     }
 }

@@ -39,6 +39,17 @@ import Testing
         }
     }
 
+    /// A source file's name may hold a comma, which once split the list of sources the plugin hands the check: a
+    /// thirteenth reviewer's `Evil,Clean.swift` was read as two other files, `Evil` and `Clean.swift`.
+    @Test func aSourceNamedWithACommaIsReadWhole() async throws {
+        let checked = try await registry.check(
+            "@testable import GatewayCore\n", dependencies: ["GatewayHandlerAPI"], fileName: "Evil,Clean.swift")
+        #expect(!checked.succeeded)
+        #expect(
+            checked.output.contains("Evil,Clean.swift:1: error: handler module BypassPlugin uses @testable"),
+            "\(checked.output)")
+    }
+
     /// Well-kept packages a handler module may use (their own SPI, `@_silgen_name` of the runtime's functions,
     /// C sources, experimental syntax) pass the check of what a module reaches from outside: every file under
     /// their Sources and their manifests, of the packages this build checked out (a module reaches no tests).

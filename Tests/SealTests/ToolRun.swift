@@ -32,12 +32,14 @@ struct ToolRun: Sendable {
         self.output = String(decoding: output, as: UTF8.self)
     }
 
-    /// Writes `source` to a file of its own, runs `executable` with `arguments` and the file's path last, and
-    /// removes the file.
-    init(_ executable: URL, _ arguments: [String], on source: String) async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-\(UUID().uuidString).swift")
+    /// Writes `source` to a file of its own (named `name` in a folder of its own, if given), runs `executable`
+    /// with `arguments` and the file's path last, and removes the file.
+    init(_ executable: URL, _ arguments: [String], on source: String, named name: String? = nil) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent(name ?? "Plugin.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
         try await self.init(executable, arguments + [file.path])
     }
 }
