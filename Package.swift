@@ -29,15 +29,21 @@ let strict: [SwiftSetting] = [
 ]
 
 /// The toolchain's host libraries (`<toolchain>/usr/lib/swift/host`, where the compiler keeps the swift-syntax it
-/// is built with), found from the PackageDescription library this manifest runs with: the toolchain that reads
-/// the manifest is the one that builds the package.
+/// is built with): beside the PackageDescription library this manifest runs with (the toolchain that reads the
+/// manifest builds the package), else beside the `swiftc` on the PATH.
 let toolchainHost: String = {
     let suffix = "/pm/ManifestAPI/libPackageDescription.so"
     let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
-    let library = maps.split(separator: "\n").compactMap { $0.split(separator: " ").last }.first {
+    let beside = maps.split(separator: "\n").compactMap { $0.split(separator: " ").last }.filter {
         $0.hasSuffix(suffix)
     }
-    return library.map { $0.dropLast(suffix.count) + "/host" } ?? "/usr/lib/swift/host"
+    .map { String($0.dropLast(suffix.count)) + "/host" }
+    let onPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map {
+        URL(fileURLWithPath: "\($0)/swiftc").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("../lib/swift/host").standardizedFileURL.path
+    }
+    let found = (beside + onPath).first { FileManager.default.fileExists(atPath: "\($0)/SwiftParser.swiftmodule") }
+    return found ?? "/usr/lib/swift/host"
 }()
 
 /// The registry's generator and check (the build plugin's tool). It reads outside packages' Swift with the parser
