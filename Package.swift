@@ -33,7 +33,10 @@ let strict: [SwiftSetting] = [
 /// manifest builds the package), else beside the `swiftc` on the PATH.
 let toolchainHost: String = {
     let suffix = "/pm/ManifestAPI/libPackageDescription.so"
-    let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+    // Read to the end: String(contentsOfFile:) reads one page of a /proc file, and the library's line may be
+    // past it (seen: the build then failed to find SwiftParser now and then).
+    let maps = String(
+        decoding: FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
     let beside = maps.split(separator: "\n").compactMap { $0.split(separator: " ").last }.filter {
         $0.hasSuffix(suffix)
     }
