@@ -10,8 +10,9 @@ import Foundation
 /// applies a build plugin (what a plugin writes is in no source file) or passes compiler flags of its own other
 /// than those that only change diagnostics (`unsafeFlags`: `-package-name` with this package's name opens its
 /// `package` declarations). A Swift file is read as Swift reads it (``SwiftSourceFacts``, the toolchain's own
-/// parser), every `#if` clause included, and refused when Swift cannot read it; adjacent string literals are
-/// joined before mangled names are looked for, as C joins them. Other uses of those attributes, common in well-kept packages (a
+/// parser), every `#if` clause included, and refused when Swift cannot read it; mangled names are looked for
+/// in every file as written and as a C compiler reads names (``CNames``: escapes decoded, lines spliced,
+/// comments dropped, adjacent literals joined). Other uses of those attributes, common in well-kept packages (a
 /// package's own SPI, `@_silgen_name` of the runtime's functions), pass. A C file that builds a name through the
 /// preprocessor is not read that far: such a declaration stands out in review.
 struct OutsideSourceCheck {
@@ -30,7 +31,13 @@ struct OutsideSourceCheck {
             let place = { (line: Int) in
                 "\(file):\(line): error: handler module \(handler.name) depends on this file, which"
             }
-            for (module, line) in mangled.find(in: Self.joiningAdjacentLiterals(Array(data))) {
+            // As written, and as a C compiler reads names (escapes, splices, comments between literals).
+            var named: [(module: String, line: Int)] = []
+            for found in mangled.find(in: Array(data)) + mangled.find(in: CNames.reading(Array(data)))
+            where !named.contains(where: { $0 == found }) {
+                named.append(found)
+            }
+            for (module, line) in named {
                 refusals.append(
                     "\(place(line)) names a symbol of \(module), a module of this package, by its mangled name; a "
                         + "handler module reaches this package through \(api)'s public API only")
@@ -118,28 +125,6 @@ struct OutsideSourceCheck {
     private static func isManifest(_ file: String) -> Bool {
         let name = file.split(separator: "/").last.map(String.init) ?? file
         return name == "Package.swift" || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift"))
-    }
-
-    /// `bytes` with adjacent string literals joined as C joins them (`"$s11Gateway" "Core…"`), so a name split
-    /// across them is read whole; the line ends between them are kept, so lines still count.
-    static func joiningAdjacentLiterals(_ bytes: [UInt8]) -> [UInt8] {
-        var joined: [UInt8] = []
-        joined.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\"") {
-                var next = index + 1
-                while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C].contains(bytes[next]) { next += 1 }
-                if next < bytes.count, bytes[next] == UInt8(ascii: "\"") {
-                    joined += bytes[(index + 1)..<next].filter { $0 == 0x0A }
-                    index = next + 1
-                    continue
-                }
-            }
-            joined.append(bytes[index])
-            index += 1
-        }
-        return joined
     }
 
     /// The toolchain's underscored macros (Swift 6.3: Swift, Testing): unsupported, and `_SwiftifyImport` writes

@@ -77,6 +77,7 @@ enum Attacks {
     static let all =
         servingFiles + grantingPurchases + lookingUpOthers + readingSecrets + escapingEntitlements
         + verifyingAndServing + forgingTheSeam + hidingFromTheRegistry + [writtenByAMacro] + reachingThroughAPackage
+        + cSpellings
 
     /// 1. A plain handler serves a content file.
     static let servingFiles = [
@@ -907,6 +908,46 @@ enum Attacks {
             refusedBy: .registry,
             refusal: "names a symbol of GatewayCore, a module of this package, by its mangled name"),
     ]
+
+    /// A fourteenth reviewer's: a C compiler reads a mangled name spelled with escapes, a comment between two
+    /// literals or a spliced line (and trigraphs, and universal character names in a name) whole.
+    static let cSpellings = [
+        (
+            "an octal escape",
+            #"extern void *current(void) __asm__("$s11Gatew\141yCore15CurrentExchangeO7currentAA08AnsweredD0_pSgvgZ");"#
+        ),
+        (
+            "a hex escape",
+            #"extern void *current(void) __asm__("$s11Gatew\x61yCore15CurrentExchangeO7currentAA08AnsweredD0_pSgvgZ");"#
+        ),
+        (
+            "a comment between literals",
+            #"extern void *current(void) __asm__("$s11Gateway" /* " */ "Core15CurrentExchangeO7currentAA08AnsweredD0_pSgvgZ");"#
+        ),
+        (
+            "a spliced string",
+            "extern void *current(void) __asm__(\"$s11Gate\\\nwayCore15CurrentExchangeO7currentAA08AnsweredD0_pSgvgZ\");"
+        ),
+        ("a spliced name", "extern void *$s11Gate\\ \r\nwayCore15CurrentExchangeO7currentAA08AnsweredD0_pSgvgZ(void);"),
+        (
+            "a trigraph",
+            #"extern void *current(void) __asm__("$s11Gatew??/141yCore15CurrentExchangeO7currentAA08AnsweredD0_pSgvgZ");"#
+        ),
+        (
+            "a universal character name",
+            #"extern void *$s11Gate\u0077ayCore15CurrentExchangeO7currentAA08AnsweredD0_pSgvgZ(void);"#
+        ),
+        (
+            "a raw string beside a plain one",
+            #"extern void *current(void) __asm__(R"x($s11Gate)x" u8"wayCore15CurrentExchangeO7currentAA08AnsweredD0_pSgvgZ");"#
+        ),
+    ].map { name, header in
+        Attack(
+            name: "reaching through a package: a mangled name in C with \(name)", source: "import CShim",
+            refusedBy: .registry,
+            refusal: "names a symbol of GatewayCore, a module of this package, by its mangled name",
+            outside: [("shim.h", header)])
+    }
 
     /// A thirteenth reviewer's: the toolchain's `@_SwiftifyImport` writes its `spanAvailability:` string into the
     /// module as code, escapes decoded, so a `@_silgen_name` of a package function appears in no source.
