@@ -38,10 +38,21 @@ package struct StoreGateCLI: Sendable {
         self.logger = Logger(label: "storegate")
     }
 
+    /// The binary's entry: takes the `STOREGATE_…` config variables (secrets among them) out of the process's
+    /// environment, keeping its own copy, before any handler module's code runs, then builds the registry and runs
+    /// `arguments`. The registry comes last because building it asks each module's `name`, which the module
+    /// writes: a fifteenth reviewer's `name` getter copied every secret while the registry was built first.
+    package static func main(
+        _ arguments: [String], registry: () -> HandlerRegistry, stores: [any VerifierProvider.Type] = compiledInStores
+    ) -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        forgetConfigVariables()
+        return StoreGateCLI(registry: registry(), stores: stores, environment: environment).run(arguments)
+    }
+
     /// Runs the command `arguments` (without the program name) and returns the exit status: 0, 1 when the
     /// command failed, 2 for a command line that cannot be run (the usage goes to standard error).
     package func run(_ arguments: [String]) -> Int32 {
-        Self.forgetConfigVariables()
         if arguments.isEmpty, environment["GATEWAY_INTERFACE"] != nil { return serveCGI() }
         do {
             var command = try StoreGateCommand.parseAsRoot(arguments)
@@ -60,8 +71,9 @@ package struct StoreGateCLI: Sendable {
     }
 
     /// Removes the `STOREGATE_…` config variables (secrets among them) from the process's environment, once
-    /// this value holds its own copy: a handler module could read them there (`ProcessInfo`, `getenv`; a fifth
-    /// reviewer did). `STOREGATE_ACCOUNT` stays: in CGI mode it is the web server's parameter of the request.
+    /// ``main(_:registry:stores:)`` holds its own copy: a handler module could read them there (`ProcessInfo`,
+    /// `getenv`; a fifth reviewer did). `STOREGATE_ACCOUNT` stays: in CGI mode it is the web server's parameter of
+    /// the request.
     private static func forgetConfigVariables() {
         for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("STOREGATE_") {
             if name != "STOREGATE_ACCOUNT" { unsetenv(name) }

@@ -2,4 +2,4 @@ import Foundation
 import GatewayServer
 import StoreGateApp
 
-exit(StoreGateCLI(registry: .compiledIn).run(Array(CommandLine.arguments.dropFirst())))
+exit(StoreGateCLI.main(Array(CommandLine.arguments.dropFirst()), registry: { .compiledIn }))

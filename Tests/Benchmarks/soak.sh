@@ -6,8 +6,9 @@
 # (anything but 200 must not happen; 499, wrk hanging up on requests in flight as it stops, is counted
 # apart), and storegate's RSS and open file descriptors every 10 s, with their spread after the first two
 # minutes. With SOAK_PRELOAD=N the ledger holds N purchases of other buyers (and a transaction each) before the
-# load starts, so that memory is seen against a large ledger (2,000,000 make about 1 GiB).
-# Usage: [SOAK_PRELOAD=N] Tests/Benchmarks/soak.sh [SECONDS, default 600] [CONNECTIONS, default 32]
+# load starts, so that memory is seen against a large ledger (2,000,000 make about 1 GiB). With
+# SOAK_ALLOCATOR=glibc storegate runs on glibc's malloc instead of the mimalloc it links (glibc_malloc.c, preloaded).
+# Usage: [SOAK_PRELOAD=N] [SOAK_ALLOCATOR=glibc] Tests/Benchmarks/soak.sh [SECONDS, default 600] [CONNECTIONS, default 32]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 source "$top/Tests/Benchmarks/common.sh"
@@ -18,6 +19,11 @@ build_release
 
 "$bin/storegate-appstore-sim" --listen 127.0.0.1:18490 --accept-any com.example.magazine.issue42 >/dev/null &
 pids+=($!)
+allocator=()
+if [ "${SOAK_ALLOCATOR:-mimalloc}" = glibc ]; then
+    gcc -O2 -shared -fPIC -o "$run/glibc_malloc.so" "$top/Tests/Benchmarks/glibc_malloc.c" -ldl
+    allocator=(LD_PRELOAD="$run/glibc_malloc.so")
+fi
 cp -r "$top/deploy/content" "$run/content"
 chmod -R a+rX "$run/content"
 STOREGATE_SERVER_LISTEN="$run/storegate.sock" STOREGATE_SERVER_SOCKET_MODE=0666 STOREGATE_SERVER_SOCKET_GROUP="" \
@@ -25,7 +31,7 @@ STOREGATE_SERVER_LISTEN="$run/storegate.sock" STOREGATE_SERVER_SOCKET_MODE=0666 
     STOREGATE_APPLE_SANDBOX_URL="http://127.0.0.1:18490/sandbox/verifyReceipt" \
     STOREGATE_CONTENT_ROOT="$run/content" STOREGATE_TOKENS_TTL_S=3600 \
     STOREGATE_TOKENS_SECRET=soak-token-secret-0123456789abcdef STOREGATE_LEDGER_URL="sqlite://$run/ledger.sqlite" \
-    "$bin/storegate" serve --config "$top/deploy/storegate.yaml" 2>"$run/storegate.log" &
+    env "${allocator[@]}" "$bin/storegate" serve --config "$top/deploy/storegate.yaml" 2>"$run/storegate.log" &
 gateway=$!
 pids+=($gateway)
 wait_for_socket "$run/storegate.sock"

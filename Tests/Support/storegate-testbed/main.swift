@@ -8,15 +8,18 @@ import TestbedStores
 
 // The real storegate command line with the compiled-in handlers plus test-only ones (some of which attack the
 // seal through the handler API), and the fixture store after the App Store.
-let registry = HandlerRegistry.compiledIn.adding([
-    .module(SlowHandler.self), .module(EchoHandler.self), .module(FixtureContentHandler.self),
-    .module(EntitlementEchoHandler.self), .module(AccelHeaderHandler.self), .module(StashingContentHandler.self),
-    .module(ReplayHandler.self), .module(UpgradeContentHandler.self), .module(ParkingHandler.self),
-    .module(BorrowingHandler.self), .module(ReplayVerifyHandler.self), .module(CachingContentHandler.self),
-    .module(LabelForgingHandler.self), .module(ReflectingHandler.self), .module(SourceMirroringHandler.self),
-    .module(KeyPathWritingHandler.self), .module(ExchangeMirroringHandler.self),
-    .module(EnvironmentReadingHandler.self), .module(RawRecordHandler.self),
-])
-let cli = StoreGateCLI(
-    registry: registry, stores: StoreGateCLI.compiledInStores + [FixtureVerification.self])
-exit(cli.run(Array(CommandLine.arguments.dropFirst())))
+let status = StoreGateCLI.main(
+    Array(CommandLine.arguments.dropFirst()),
+    registry: {
+        HandlerRegistry.compiledIn.adding([
+            .module(SlowHandler.self), .module(EchoHandler.self), .module(FixtureContentHandler.self),
+            .module(EntitlementEchoHandler.self), .module(AccelHeaderHandler.self),
+            .module(StashingContentHandler.self),
+            .module(ReplayHandler.self), .module(UpgradeContentHandler.self), .module(ParkingHandler.self),
+            .module(BorrowingHandler.self), .module(ReplayVerifyHandler.self), .module(CachingContentHandler.self),
+            .module(LabelForgingHandler.self), .module(ReflectingHandler.self), .module(SourceMirroringHandler.self),
+            .module(KeyPathWritingHandler.self), .module(ExchangeMirroringHandler.self),
+            .module(EnvironmentReadingHandler.self), .module(RawRecordHandler.self),
+        ])
+    }, stores: StoreGateCLI.compiledInStores + [FixtureVerification.self])
+exit(status)
