@@ -31,13 +31,18 @@ public struct Product: Sendable, Equatable {
     }
 
     /// A product's file under `content.root`, measured when the catalog was loaded.
-    public struct Content: Sendable, Equatable {
+    public struct Content: Sendable, Equatable, CustomReflectable {
         /// The path under `content.root`, as the catalog gives it (`issues/42.pdf`): the content path's business.
         package let relativePath: String
         public let size: Int
         /// Lowercase hex SHA-256 of the file's bytes.
         public let sha256: String
         public let contentType: String
+
+        /// Its public facts only: the path is the content path's.
+        public var customMirror: Mirror {
+            Mirror(self, children: ["size": size, "sha256": sha256, "contentType": contentType])
+        }
 
         package init(relativePath: String, size: Int, sha256: String, contentType: String) {
             self.relativePath = relativePath

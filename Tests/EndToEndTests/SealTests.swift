@@ -217,6 +217,9 @@ extension EndToEnd {
             #expect(functions.filter { $0.hasPrefix("needs") }.isEmpty, "a capability's closure: \(functions)")
             let strings = answer.json["strings"] as? [String] ?? []
             #expect(strings.contains(SampleContent.issueId), "the walk read the catalog")
+            // Where the content lives is the content path's: neither the root nor a product's file.
+            #expect(!strings.contains { $0.contains(SampleContent.issuePath) }, "a product's file: \(strings)")
+            #expect(!strings.contains { $0.hasSuffix("/content") }, "the content root: \(strings)")
             for secret in secrets { #expect(!strings.contains { $0.contains(secret) }, "a secret was reached") }
         }
 
