@@ -62,8 +62,9 @@ extension GatewayApplication {
                 )
             } catch let problems as ConfigProblems {
                 thrown += problems.problems
-                // Problems are reported to the reader, or thrown; a route that fails with neither still fails.
-                if problems.problems.isEmpty, reader.problems.count == reported {
+                // Problems are reported to the reader, or thrown; a route that fails with no error in either (none
+                // at all, or warnings only, which would let the load go on without the route) still fails.
+                if problems.errors.isEmpty, !reader.problems.dropFirst(reported).contains(where: { !$0.isWarning }) {
                     thrown.append(
                         ConfigProblem(
                             keyPath: declared.reader.keyPath("handler"),

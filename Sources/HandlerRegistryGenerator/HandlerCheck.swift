@@ -73,6 +73,10 @@ struct HandlerCheck {
                 if word.hasPrefix("@"), Self.isForbiddenAttribute(word.dropFirst()) {
                     refusals.append(
                         "\(place(line)) uses \(word); a handler module sees \(api)'s public API only")
+                } else if OutsideSourceCheck.runtimeReflectionNames.contains(where: { word.hasPrefix($0) }) {
+                    refusals.append(
+                        "\(place(line)) names \(word), the Swift runtime's reflection (by dlsym, say), which reads "
+                            + "what a value's mirror keeps hidden; a handler module sees \(api)'s public API only")
                 } else if Self.forbiddenWords.contains(word.hasPrefix("@") ? String(word.dropFirst()) : word) {
                     refusals.append(
                         "\(place(line)) says \(word): a handler module declares no macro and uses none of the "

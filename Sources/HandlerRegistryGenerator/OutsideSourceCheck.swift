@@ -33,9 +33,16 @@ struct OutsideSourceCheck {
             }
             // As written, and as a C compiler reads names (escapes, splices, comments between literals).
             var named: [(module: String, line: Int)] = []
-            for found in mangled.find(in: Array(data)) + mangled.find(in: CNames.reading(Array(data)))
+            let read = CNames.reading(Array(data))
+            for found in mangled.find(in: Array(data)) + mangled.find(in: read)
             where !named.contains(where: { $0 == found }) {
                 named.append(found)
+            }
+            for (symbol, line) in Self.runtimeReflection(in: Array(data)) + Self.runtimeReflection(in: read) {
+                let refusal =
+                    "\(place(line)) names \(symbol), the Swift runtime's reflection, which reads what a value's "
+                    + "mirror keeps hidden"
+                if !refusals.contains(refusal) { refusals.append(refusal) }
             }
             for (module, line) in named {
                 refusals.append(
@@ -86,6 +93,14 @@ struct OutsideSourceCheck {
                 refusals.append(
                     "\(place(attribute.line)) spells a symbol's name with escapes in @\(attribute.name), which this "
                         + "check cannot read")
+            case "_silgen_name", "_extern":
+                if let symbol = attribute.literal.flatMap(Self.runtimeSymbol) {
+                    refusals.append(
+                        "\(place(attribute.line)) declares \(symbol), a function of the Swift runtime or standard "
+                            + "library, by name (@\(attribute.name)); its reflection reads what a value's mirror "
+                            + "keeps hidden, and only \(Self.harmlessRuntimeSymbols.sorted().joined(separator: ", ")) "
+                            + "is known to be used otherwise")
+                }
             default: continue
             }
         }
@@ -125,6 +140,34 @@ struct OutsideSourceCheck {
     private static func isManifest(_ file: String) -> Bool {
         let name = file.split(separator: "/").last.map(String.init) ?? file
         return name == "Package.swift" || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift"))
+    }
+
+    /// The Swift runtime's entry points well-kept packages declare by name: swift-nio's executor runs jobs.
+    static let harmlessRuntimeSymbols: Set = ["swift_job_run"]
+
+    /// `name` when it is a function of the Swift runtime or a symbol of Swift's (`swift_…`, `_swift_…`, a mangled
+    /// `$s…`) other than the ``harmlessRuntimeSymbols``: the runtime's reflection (`swift_reflectionMirror_…`)
+    /// reads every stored field of a value, whatever its `customMirror` shows (a sixteenth reviewer read the whole
+    /// config out of a capability's source that way).
+    static func runtimeSymbol(_ name: String) -> String? {
+        let bare = name.trimmingCharacters(in: .whitespaces)
+        guard !harmlessRuntimeSymbols.contains(bare) else { return nil }
+        let prefixes = ["swift_", "_swift_", "$s", "_$s", "$S", "_$S", "_T0"]
+        return prefixes.contains { bare.hasPrefix($0) } ? bare : nil
+    }
+
+    /// The runtime's reflection entry points, by the start of their names.
+    static let runtimeReflectionNames = ["swift_reflectionMirror_", "swift_getFieldAt", "swift_getTypeByMangledName"]
+
+    /// Where `text` names the runtime's reflection entry points (in C, assembly or a `dlsym` string), by line.
+    static func runtimeReflection(in text: [UInt8]) -> [(symbol: String, line: Int)] {
+        let words = runtimeReflectionNames
+        var found: [(symbol: String, line: Int)] = []
+        for (number, line) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let lineText = String(decoding: line, as: UTF8.self)
+            for word in words where lineText.contains(word) { found.append((word, number + 1)) }
+        }
+        return found
     }
 
     /// The toolchain's underscored macros (Swift 6.3: Swift, Testing): unsupported, and `_SwiftifyImport` writes

@@ -26,6 +26,8 @@ struct SwiftSourceFacts {
         let line: Int
         /// Whether its arguments hold an escape (a name spelled with one cannot be read for symbols).
         let hasEscape: Bool
+        /// The text of its first string literal argument (`@_silgen_name("swift_…")`), if it has one.
+        var literal: String? = nil
     }
 
     /// An `unsafeFlags` in a manifest that passes more than the harmless flags, or what cannot be read.
@@ -113,10 +115,11 @@ private final class FactsVisitor: SyntaxVisitor {
     }
 
     override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
+        let literal = node.arguments.flatMap { FirstStringLiteral.in($0) }
         attributes.append(
             .init(
                 name: SwiftSourceFacts.plain(node.attributeName.trimmedDescription), line: line(of: node),
-                hasEscape: node.arguments?.description.contains("\\") ?? false))
+                hasEscape: node.arguments?.description.contains("\\") ?? false, literal: literal))
         return .visitChildren
     }
 
@@ -198,5 +201,21 @@ private final class AttributeNames: SyntaxVisitor {
     override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
         names.append(SwiftSourceFacts.plain(node.attributeName.trimmedDescription))
         return .visitChildren
+    }
+}
+
+/// The text of the first string literal under a node (its segments as written).
+private final class FirstStringLiteral: SyntaxVisitor {
+    var text: String?
+
+    static func `in`(_ node: some SyntaxProtocol) -> String? {
+        let finder = FirstStringLiteral(viewMode: .sourceAccurate)
+        finder.walk(node)
+        return finder.text
+    }
+
+    override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind {
+        if text == nil { text = node.segments.description }
+        return .skipChildren
     }
 }

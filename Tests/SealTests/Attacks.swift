@@ -855,6 +855,44 @@ enum Attacks {
             source: "import Swiftified",
             refusedBy: .registry, refusal: "declares a macro",
             outside: [("Swiftified.swift", "@freestanding(expression) public macro Here() -> Int = #line\n")]),
+        // A sixteenth reviewer's: the runtime's reflection reads every stored field, whatever a value's mirror shows
+        // (the whole config, out of a capability's source).
+        Attack(
+            name: "reaching through a package: the runtime's reflection declared by name",
+            source: "import FieldReader",
+            refusedBy: .registry, refusal: "declares swift_reflectionMirror_count, a function of the Swift runtime",
+            outside: [
+                (
+                    "Fields.swift",
+                    """
+                    @_silgen_name("swift_reflectionMirror_count")
+                    func runtimeChildCount<T>(_: T, type: Any.Type) -> Int
+                    public func count(of value: Any) -> Int { runtimeChildCount(value, type: type(of: value)) }
+                    """
+                )
+            ]),
+        Attack(
+            name: "reaching through a package: a mangled symbol of the standard library declared by name",
+            source: "import FieldReader",
+            refusedBy: .registry, refusal: "declares $ss6MirrorV, a function of the Swift runtime",
+            outside: [("Fields.swift", "@_extern(c, \"$ss6MirrorV\")\nfunc mirror()\n")]),
+        Attack(
+            name: "reaching through a package: the runtime's reflection declared in C",
+            source: "import CFields",
+            refusedBy: .registry, refusal: "names swift_reflectionMirror_, the Swift runtime's reflection",
+            outside: [
+                (
+                    "fields.h",
+                    #"extern long count(void *, const void *, const void *) __asm__("swift_reflection\x4Dirror_count");"#
+                )
+            ]),
+        Attack(
+            name: "reflecting through the runtime: dlsym of its reflection",
+            source: """
+                import Glibc
+                let count = dlsym(nil, "swift_reflectionMirror_count")
+                """,
+            refusedBy: .registry, refusal: "names swift_reflectionMirror_count, the Swift runtime's reflection"),
         Attack(
             name: "reaching through a package: a file named with a line end",
             source: "import Lined",
