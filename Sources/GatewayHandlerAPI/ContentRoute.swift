@@ -1,8 +1,11 @@
 /// A content handler behind the load's verification: names the product, has the request's credential checked
 /// for it, and hands the handler the entitlement. The only way a content handler becomes a route.
-struct ContentRoute<Handler: ContentHandler>: RouteResponder {
+struct ContentRoute<Handler: ContentHandler>: RouteResponder, CustomReflectable {
     let handler: Handler
     let gate: any ContentGate
+
+    /// Nothing: the gate holds the load's stores, tokens and ledger.
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
         let productId = try handler.requestedProduct(in: request, context: context)

@@ -6,13 +6,16 @@ import PurchaseLedger
 /// The verification in front of content routes (``ContentGate``): the caller's grant to a product from the
 /// request's credential, confirmed against the ledger, and the delivery of that product's content, recorded
 /// before any byte goes out.
-package struct ContentGrants: ContentGate {
+package struct ContentGrants: ContentGate, CustomReflectable {
     private let stores: StoreBackends
     private let recorder: PurchaseRecorder
     private let accounts: AccountBinder?
     private let tokens: DownloadTokens?
     private let ledger: any PurchaseLedger
     private let deliveries: ContentDeliveries
+
+    /// Nothing: it holds the stores' settings (the Apple shared secret), the token issuer and the ledger.
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
 
     package init(
         stores: StoreBackends, recorder: PurchaseRecorder, accounts: AccountBinder?, tokens: DownloadTokens?,

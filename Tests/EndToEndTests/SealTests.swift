@@ -215,6 +215,7 @@ extension EndToEnd {
             #expect(answer.json["metricsFactories"] as? [String] == ["setup.metricsFactory"], "\(answer.text)")
             let functions = answer.json["functions"] as? [String] ?? []
             #expect(functions.filter { $0.hasPrefix("needs") }.isEmpty, "a capability's closure: \(functions)")
+            #expect(functions.filter { $0.hasPrefix("module") }.isEmpty, "a module's route builder: \(functions)")
             let strings = answer.json["strings"] as? [String] ?? []
             #expect(strings.contains(SampleContent.issueId), "the walk read the catalog")
             // Where the content lives is the content path's: neither the root nor a product's file.

@@ -27,6 +27,9 @@ public struct ReflectingHandler: GatewayHandler {
         findings.walk(needs, path: "needs")
         findings.walk(request, path: "request")
         findings.walk(context, path: "context")
+        // A module as the registry holds it, whose route builder takes any capability source (a seventeenth
+        // reviewer's, with a source its own `Needs` kept).
+        findings.walk(HandlerModule.module(ReflectingHandler.self), path: "module")
         return .json(Array(try JSONCoding.encoder.encode(findings)))
     }
 }
