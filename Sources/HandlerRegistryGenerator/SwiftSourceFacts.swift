@@ -55,23 +55,28 @@ struct SwiftSourceFacts {
         let readings: [(Parser.SwiftVersion, Parser.ExperimentalFeatures)] = [
             (.v5, []), (.v6, []), (.v5, .init(rawValue: .max)), (.v6, .init(rawValue: .max)),
         ]
+        let bytes = Array(text.utf8)
         for (version, features) in readings {
-            var bytes = Array(text.utf8)
-            let tree = bytes.withUnsafeMutableBufferPointer {
-                Parser.parse(source: UnsafeBufferPointer($0), swiftVersion: version, experimentalFeatures: features)
+            let tree = bytes.withUnsafeBufferPointer {
+                Parser.parse(source: $0, swiftVersion: version, experimentalFeatures: features)
             }
             guard !tree.hasError else { continue }
             readable = true
             let visitor = FactsVisitor(tree: tree, harmlessFlags: harmlessFlags)
             visitor.walk(tree)
-            for found in visitor.imports where !imports.contains(found) { imports.append(found) }
-            for found in visitor.attributes where !attributes.contains(found) { attributes.append(found) }
-            for found in visitor.pluginLines where !pluginLines.contains(found) { pluginLines.append(found) }
-            for found in visitor.macroLines where !macroLines.contains(found) { macroLines.append(found) }
-            for found in visitor.expansions where !expansions.contains(found) { expansions.append(found) }
-            for found in visitor.flagProblems where !flagProblems.contains(found) { flagProblems.append(found) }
+            Self.merge(visitor.imports, into: &imports)
+            Self.merge(visitor.attributes, into: &attributes)
+            Self.merge(visitor.pluginLines, into: &pluginLines)
+            Self.merge(visitor.macroLines, into: &macroLines)
+            Self.merge(visitor.expansions, into: &expansions)
+            Self.merge(visitor.flagProblems, into: &flagProblems)
         }
         self.readable = readable
+    }
+
+    /// Adds to `list` what `found` holds that it does not, in order: what several readings see once.
+    private static func merge<Fact: Equatable>(_ found: [Fact], into list: inout [Fact]) {
+        for fact in found where !list.contains(fact) { list.append(fact) }
     }
 
     /// A name as Swift means it: backticks (`` `Swift` ``), surrounding space and a module's qualification

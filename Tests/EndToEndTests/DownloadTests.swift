@@ -140,6 +140,21 @@ extension EndToEnd {
             #expect(noContent.errorCode == "no_content")
         }
 
+        /// A path under the download route with a `.` or `..` segment reaches no route (docs/API.md): nginx places it
+        /// by the path with those resolved, the gateway would route the path as sent, so the two would disagree.
+        @Test func aPathWithADotSegmentReachesNoRoute() throws {
+            let gateway = try VerifyDeployment(delivery: "stream")
+            defer { gateway.stop() }
+            let token = try Self.token(gateway, receipt: try Self.buyer(gateway))
+            #expect(try gateway.download(SampleContent.issueId, token: token).status == 200)
+            let id = SampleContent.issueId
+            for path in ["./\(id)", "%2e/\(id)", "special/../\(id)", "special/%2E%2e/\(id)"] {
+                let answer = try gateway.download(path, token: token)
+                #expect(answer.status == 404, "\(path): \(answer.text)")
+                #expect(answer.errorCode == "not_found", "\(path): \(answer.text)")
+            }
+        }
+
         @Test func aRefundRecordedAfterTheTokenBlocksTheDownload() throws {
             let gateway = try VerifyDeployment()
             defer { gateway.stop() }
