@@ -20,6 +20,17 @@ struct FastCGIChannel: RequestChannel {
             >= 0
     }
 
+    /// Reads to the body's end-of-stream record, which nginx writes on its own after a body from a temporary
+    /// file: left in the socket, libfcgi took it for the next request's start and dropped the kept
+    /// connection, and nginx answered the request it had sent there 502. Bytes past the declared body (no
+    /// web server sends them) are dropped, as an oversized body's are.
+    func finishReading() {
+        let input = slot.request.pointee.in
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { scratch in
+            while FCGX_GetStr(scratch.baseAddress, Int32(scratch.count), input) == scratch.count {}
+        }
+    }
+
     func finish() { FCGX_Finish_r(slot.request) }
 
     func handling(_ exchange: Exchange) { slot.set(.handling(exchange)) }

@@ -10,6 +10,8 @@ protocol RequestChannel {
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int
     /// Writes all of `bytes`; false when the web server went away.
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool
+    /// Reads past the end of the body, so the transport is in step for the next request. Defaults to nothing.
+    func finishReading()
     /// Ends the answer once it is written. Defaults to nothing.
     func finish()
     /// The exchange is about to be handled; a watchdog may answer it from now on. Defaults to nothing.
@@ -19,6 +21,7 @@ protocol RequestChannel {
 }
 
 extension RequestChannel {
+    func finishReading() {}
     func finish() {}
     func handling(_ exchange: Exchange) {}
     func claimAnswer() -> Bool { true }
@@ -34,6 +37,7 @@ extension RequestChannel {
         let receivedAt = ArrivalTime.now
         let request = RequestDecoder.request(
             from: parameters, bodyLimit: application.server.maxBodyBytes, read: read(into:))
+        finishReading()
         let exchange = application.exchange(for: consume request, receivedAt: receivedAt)
         handling(exchange)
         let response = exchange.respond()
