@@ -1,6 +1,6 @@
 /// What the app account of the request being answered holds now, from the ledger alone (no receipt), with
 /// download tokens. What the `entitlements` route is handed.
-public struct AccountHoldings: HandlerNeeds {
+public struct AccountHoldings: HandedOutNeeds {
     private var reading: RouteBound<@Sendable (GatewayRequest, RequestContext) throws -> AccountEntitlements>
 
     package init(_ reading: @escaping @Sendable (GatewayRequest, RequestContext) throws -> AccountEntitlements) {

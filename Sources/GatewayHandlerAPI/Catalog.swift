@@ -2,7 +2,7 @@ import Foundation
 
 /// The products the app may sell, loaded once per config load; a handler declares it as its `Needs` to read
 /// it. Only the catalog maps product ids to content, and which file that is stays with the content path.
-public struct Catalog: HandlerNeeds, CustomReflectable {
+public struct Catalog: HandedOutNeeds, CustomReflectable {
     public let products: [Product]
     /// A hash of everything the catalog route shows; changes whenever any product or file changes.
     public let version: String

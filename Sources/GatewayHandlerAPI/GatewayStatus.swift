@@ -1,5 +1,5 @@
 /// What the process is doing, for operators: the status route's figures. What the `status` route is handed.
-public struct GatewayStatus: HandlerNeeds {
+public struct GatewayStatus: HandedOutNeeds {
     private var reporting: RouteBound<@Sendable () -> StatusReport>
 
     package init(_ reporting: @escaping @Sendable () -> StatusReport) {

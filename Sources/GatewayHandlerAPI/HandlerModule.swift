@@ -1,3 +1,5 @@
+import Foundation
+
 /// A handler module as a binary registers it: its name, methods and how a route of it is built. Made only by
 /// ``module(_:)``, which mounts a plain handler as itself and a content handler behind verification, and
 /// hands each exactly the capabilities its `Needs` declares.
@@ -15,6 +17,9 @@ public struct HandlerModule: Sendable, CustomReflectable {
     package let servesSubpaths: Bool
     /// The capabilities the handler declared, by type name, for `storegate version` and reviews.
     package let needs: String
+    /// Whether the gateway hands out what the handler declared; a registry refuses a module whose `Needs` is
+    /// its own type (its `provided(by:)` would be handed the route's capability source, to keep).
+    package let needsAreHandedOut: Bool
     /// The handler's type with its module (`CatalogHandler.CatalogHandler`), to name it in problems.
     package let typeName: String
     private let make: @Sendable (HandlerSetup, CapabilitySource) throws -> any RouteResponder
@@ -24,14 +29,16 @@ public struct HandlerModule: Sendable, CustomReflectable {
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 
     private init(
-        name: String, kind: Kind, methods: [HTTPMethod], servesSubpaths: Bool, needs: String, typeName: String,
-        make: @escaping @Sendable (HandlerSetup, CapabilitySource) throws -> any RouteResponder
+        name: String, kind: Kind, methods: [HTTPMethod], servesSubpaths: Bool, needs: any HandlerNeeds.Type,
+        typeName: String, make: @escaping @Sendable (HandlerSetup, CapabilitySource) throws -> any RouteResponder
     ) {
         self.name = name
         self.kind = kind
         self.methods = methods
         self.servesSubpaths = servesSubpaths
-        self.needs = needs
+        // A pack prints as `Capabilities<Pack{Catalog, MetricsText}>`; people read it as declared.
+        self.needs = "\(needs)".replacingOccurrences(of: "<Pack{", with: "<").replacingOccurrences(of: "}>", with: ">")
+        needsAreHandedOut = needs is any HandedOutNeeds.Type
         self.typeName = typeName
         self.make = make
     }
@@ -64,7 +71,7 @@ public struct HandlerModule: Sendable, CustomReflectable {
     public static func module<Handler: GatewayHandler>(_ handler: Handler.Type) -> HandlerModule {
         HandlerModule(
             name: Handler.name, kind: .plain, methods: Handler.methods, servesSubpaths: Handler.servesSubpaths,
-            needs: "\(Handler.Needs.self)", typeName: String(reflecting: Handler.self)
+            needs: Handler.Needs.self, typeName: String(reflecting: Handler.self)
         ) { setup, source in
             try Handler(setup, needs: try Handler.Needs.provided(by: source).value)
         }
@@ -74,7 +81,7 @@ public struct HandlerModule: Sendable, CustomReflectable {
     public static func module<Handler: ContentHandler>(_ handler: Handler.Type) -> HandlerModule {
         HandlerModule(
             name: Handler.name, kind: .content, methods: Handler.methods, servesSubpaths: Handler.servesSubpaths,
-            needs: "\(Handler.Needs.self)", typeName: String(reflecting: Handler.self)
+            needs: Handler.Needs.self, typeName: String(reflecting: Handler.self)
         ) { setup, source in
             let handler = try Handler(setup, needs: try Handler.Needs.provided(by: source).value)
             let gate = try source.provider.contentGate(

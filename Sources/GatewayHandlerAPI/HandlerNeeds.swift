@@ -1,12 +1,16 @@
 /// What a handler declares it needs (its `Needs`): one capability such as ``PurchaseVerifier``, several as
 /// ``Capabilities``, or ``NoNeeds``. The gateway hands exactly that at each load.
 ///
-/// Only this module's types can conform usefully: ``provided(by:)`` must return a ``Provision``, which only
-/// the gateway makes, from a ``CapabilitySource`` that has nothing a module can call.
+/// Only this module's types are handed out: a handler module whose `Needs` is a type of its own is refused
+/// when the binary starts (its ``provided(by:)`` would be handed the route's real ``CapabilitySource``, to keep).
 public protocol HandlerNeeds: Sendable {
     /// The capability of this load; the gateway calls it, never a handler.
     static func provided(by source: CapabilitySource) throws -> Provision<Self>
 }
+
+/// The needs the gateway hands out: this module's capabilities, ``NoNeeds``, and ``Capabilities`` of them.
+/// Not visible to handler modules, so none can add a type to it.
+package protocol HandedOutNeeds: HandlerNeeds {}
 
 /// A capability as the gateway hands it over. Only the gateway makes one and takes its value out.
 public struct Provision<Value: Sendable>: Sendable {
@@ -31,7 +35,7 @@ public struct CapabilitySource: Sendable, CustomReflectable {
 }
 
 /// A handler that needs nothing beyond its ``HandlerSetup``.
-public struct NoNeeds: HandlerNeeds {
+public struct NoNeeds: HandedOutNeeds {
     public static func provided(by source: CapabilitySource) throws -> Provision<NoNeeds> { Provision(NoNeeds()) }
 }
 
@@ -46,3 +50,5 @@ public struct Capabilities<each Capability: HandlerNeeds>: HandlerNeeds {
         Provision(Self(repeat try (each Capability).provided(by: source).value))
     }
 }
+
+extension Capabilities: HandedOutNeeds where repeat each Capability: HandedOutNeeds {}

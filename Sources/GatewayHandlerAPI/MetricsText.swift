@@ -1,5 +1,5 @@
 /// Every number the gateway keeps, in the Prometheus text format. What the `metrics` route is handed.
-public struct MetricsText: HandlerNeeds {
+public struct MetricsText: HandedOutNeeds {
     private var rendering: RouteBound<@Sendable () -> [UInt8]>
 
     package init(_ rendering: @escaping @Sendable () -> [UInt8]) {

@@ -1,7 +1,7 @@
 /// The verification service's door for store server notifications: the body of the request being answered is
 /// verified by the store that sent it and recorded once per notification id. What the `notifications` route is
 /// handed.
-public struct NotificationIntake: HandlerNeeds {
+public struct NotificationIntake: HandedOutNeeds {
     private var recording: RouteBound<@Sendable ([UInt8], RequestContext) throws -> NotificationOutcome>
 
     package init(_ recording: @escaping @Sendable ([UInt8], RequestContext) throws -> NotificationOutcome) {

@@ -1,7 +1,7 @@
 /// The verification service's verify and restore: checks the purchase credential in the body of the request
 /// being answered with the store, records what the store vouches for, and answers the entitlements it gives
 /// (with download tokens for products with content). What `verify` and `restore-sync` are handed.
-public struct PurchaseVerifier: HandlerNeeds {
+public struct PurchaseVerifier: HandedOutNeeds {
     private var verifying:
         RouteBound<@Sendable (GatewayRequest, _ restoring: Bool, RequestContext) throws -> VerifiedPurchases>
 

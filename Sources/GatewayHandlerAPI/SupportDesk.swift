@@ -1,6 +1,6 @@
 /// Read-only purchase lookups for the people who answer customer mail: the ledger's story of each purchase a
 /// query names, and the store's current view. What the `support` route is handed.
-public struct SupportDesk: HandlerNeeds {
+public struct SupportDesk: HandedOutNeeds {
     private var looking: RouteBound<@Sendable (SupportQuery, RequestContext) throws -> SupportLookup>
 
     package init(_ looking: @escaping @Sendable (SupportQuery, RequestContext) throws -> SupportLookup) {

@@ -42,6 +42,15 @@ package struct HandlerRegistry: Sendable {
                         message: "\(module.typeName) has a name that is not lowercase words joined by -"))
                 continue
             }
+            guard module.needsAreHandedOut else {
+                problems.append(
+                    ConfigProblem(
+                        keyPath: "handler \"\(module.name)\"",
+                        message:
+                            "\(module.typeName) declares \(module.needs) as its Needs, a type the gateway does not "
+                            + "hand out; declare NoNeeds, a capability of GatewayHandlerAPI, or Capabilities of them"))
+                continue
+            }
             if let taken = byName[module.name] {
                 problems.append(
                     ConfigProblem(

@@ -282,19 +282,25 @@ extension EndToEnd {
                 ).status == 200)
         }
 
-        @Test func aHandlerThatFailsToSetUpWithoutSayingWhyFailsTheLoad() throws {
+        /// A module whose `Needs` is a type of its own would have the route's real capability source handed to
+        /// it (a sixteenth reviewer's kept it by throwing a warning; a seventeenth's walked it by `Mirror`). The
+        /// binary that includes one loads no config, and the module's needs never run.
+        @Test func aBinaryWithAModuleWhoseNeedsAreItsOwnLoadsNoConfig() throws {
             let folder = try SampleContent.makeFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent("check.yaml")
             try Deployment.config(
-                GatewaySetup(routes: [("/v1/source-mirror", "source-mirror")]), listenLine: "  listen: 127.0.0.1:9000\n"
+                GatewaySetup(routes: [("/v1/catalog", "catalog")]), listenLine: "  listen: 127.0.0.1:9000\n"
             ).write(to: file, atomically: true, encoding: .utf8)
             let process = try ManagedProcess(
                 Binaries.testbed.path, ["check-config", "--config", file.path],
-                logFile: folder.appendingPathComponent("check.log"))
+                environment: ["TESTBED_OWN_NEEDS": "1"], logFile: folder.appendingPathComponent("check.log"))
             #expect(process.waitForExit(within: .seconds(20)) == 1, "\(process.log)")
-            #expect(process.log.contains("source-mirror could not be set up, and did not say why"), "\(process.log)")
-            #expect(process.log.contains("mirror of the capability source: 1 value(s), 0 config reader(s)"))
+            #expect(
+                process.log.contains(
+                    "TestbedHandlers.SourceMirroringHandler declares SourceMirror as its Needs, a type the gateway does not hand out"
+                ), "\(process.log)")
+            #expect(!process.log.contains("mirror of the capability source"), "\(process.log)")
         }
 
         /// The CGI answer `cgi-fcgi` prints for the request `environment` (a `env ...` prefix) describes, sent

@@ -10,7 +10,8 @@ import Testing
 
 /// What a handler module is built from, and what it is not: a registry where a name is one module's, a config
 /// reader holding its own section's environment only, a metrics factory that is not the gateway's.
-@Suite struct HandlerSetupTests {
+/// Serialized: the spy records every setup it is built from in one list.
+@Suite(.serialized) struct HandlerSetupTests {
     /// The setups the spy handler was built from.
     static let setups = Mutex<[HandlerSetup]>([])
 
@@ -42,6 +43,25 @@ import Testing
     struct Quiet: GatewayHandler {
         static let name = "spy"
         init(_ setup: HandlerSetup, needs: NoNeeds) throws { throw ConfigProblems([]) }
+        func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
+            GatewayResponse(status: 204)
+        }
+    }
+
+    /// How often a needs type of a module's own was handed a capability source.
+    static let sourcesSeen = Mutex(0)
+
+    /// A `Needs` of a module's own, as an attacker writes it: the route's real capability source would reach it.
+    struct OwnNeeds: HandlerNeeds {
+        static func provided(by source: CapabilitySource) throws -> Provision<OwnNeeds> {
+            HandlerSetupTests.sourcesSeen.withLock { $0 += 1 }
+            throw ConfigProblems([ConfigProblem(keyPath: "handlers.spy", message: "left out", isWarning: true)])
+        }
+    }
+
+    struct Declaring<Needs: HandlerNeeds>: GatewayHandler {
+        static var name: String { "spy" }
+        init(_ setup: HandlerSetup, needs: Needs) {}
         func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
             GatewayResponse(status: 204)
         }
@@ -108,6 +128,34 @@ import Testing
         } throws: { error in
             (error as? ConfigProblems)?.errors.map(\.description)
                 == ["routes[0].handler: spy could not be set up, and did not say why"]
+        }
+    }
+
+    @Test func aModuleWhoseNeedsAreItsOwnIsRefusedBeforeItsNeedsSeeTheSource() {
+        let refused: [HandlerModule] = [
+            .module(Declaring<OwnNeeds>.self), .module(Declaring<Capabilities<Catalog, OwnNeeds>>.self),
+            .module(Declaring<Capabilities<Capabilities<OwnNeeds>>>.self),
+        ]
+        for module in refused {
+            let registry = HandlerRegistry([module])
+            #expect(registry.module(named: "spy") == nil)
+            let expected =
+                "handler \"spy\": \(module.typeName) declares \(module.needs) as its Needs, a type the gateway "
+                + "does not hand out; declare NoNeeds, a capability of GatewayHandlerAPI, or Capabilities of them"
+            #expect(registry.problems.map(\.description) == [expected])
+            #expect {
+                try load(registry, metrics: GatewayMetrics())
+            } throws: { error in
+                (error as? ConfigProblems)?.errors.map(\.description).contains(expected) == true
+            }
+        }
+        #expect(Self.sourcesSeen.withLock { $0 } == 0)
+        #expect(refused[1].needs == "Capabilities<Catalog, OwnNeeds>")
+        for accepted: HandlerModule in [
+            .module(Declaring<NoNeeds>.self), .module(Declaring<Capabilities<Catalog, PurchaseVerifier>>.self),
+            .module(Declaring<Capabilities<Capabilities<SupportDesk>, MetricsText>>.self),
+        ] {
+            #expect(HandlerRegistry([accepted]).problems.isEmpty, "\(accepted.needs)")
         }
     }
 

@@ -4,6 +4,7 @@ import GatewayHandlerAPI
 /// A handler's own `Needs`: it looks into the capability source by `Mirror` (the gateway's provider holds the
 /// whole config), says on standard error what it found, and, having no ``Provision`` of its own to return,
 /// throws a warning alone, as if the route could simply be left out (a sixteenth reviewer's: the load went on).
+/// The registry refuses such a module before any source reaches it.
 public struct SourceMirror: HandlerNeeds {
     public static func provided(by source: CapabilitySource) throws -> Provision<SourceMirror> {
         var findings = ReflectionFindings()
