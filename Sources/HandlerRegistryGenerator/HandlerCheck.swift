@@ -7,7 +7,8 @@ import Foundation
 ///
 /// A handler module may not use macros or binary targets (its dependencies, direct or not, include none): the
 /// code a macro writes, and what a binary holds, is not in the sources this check reads, and could name anything.
-/// What it reaches through packages from outside is read too (``OutsideSourceCheck``).
+/// What it reaches through packages from outside is read too (``OutsideSourceCheck``), and its own sources also
+/// by Swift's parser, for the attributes it uses (``isOrdinaryAttribute(_:)``).
 ///
 /// The check reads words, not Swift: any mention of such a module's name or such an attribute, in code,
 /// a comment or a string, is refused, so no layout (attributes and names on other lines, comments between
@@ -25,6 +26,23 @@ struct HandlerCheck {
     /// reach past the public API, and the toolchain's `@_SwiftifyImport` writes a string's text into the module as
     /// code, escapes decoded, where this check never reads it).
     static func isForbiddenAttribute(_ name: Substring) -> Bool { name == "testable" || name.hasPrefix("_") }
+
+    /// The language's attributes a handler module may use, as Swift reads them: the ordinary ones, which neither
+    /// place code nor give it a symbol's name, and any named as a type (a property wrapper, a result builder, a
+    /// global actor, `Sendable`). Swift 6.3 accepts others without an experimental flag that reach the whole
+    /// binary: `@c(memchr)` replaced libc's `memchr` for every module (the API's header check used it), and
+    /// `@used @section(".init_array")` ran a handler's code before `main` (an eighteenth reviewer's).
+    static func isOrdinaryAttribute(_ name: String) -> Bool {
+        name.first?.isUppercase == true || ordinaryAttributes.contains(name)
+    }
+
+    private static let ordinaryAttributes: Set = [
+        "autoclosure", "available", "backDeployed", "concurrent", "convention", "discardableResult",
+        "dynamicCallable", "dynamicMemberLookup", "escaping", "exclusivity", "frozen", "globalActor", "inlinable",
+        "inline", "isolated", "preconcurrency", "propertyWrapper", "requires_stored_property_inits", "resultBuilder",
+        "retroactive", "safe", "specialized", "unchecked", "unknown", "unsafe", "usableFromInline",
+        "warn_unqualified_access",
+    ]
 
     /// Words a handler module may not say, wherever they stand: a macro declaration (one may be defined as the
     /// toolchain's own, `= #line`), and the toolchain's macros that write code from their arguments, however
@@ -64,6 +82,18 @@ struct HandlerCheck {
             }
             let text = String(decoding: data, as: UTF8.self)
             let place = { (line: Int) in "\(file):\(line): error: handler module \(handler.name)" }
+            let facts = SwiftSourceFacts(text, harmlessFlags: [])
+            if !facts.readable {
+                refusals.append(
+                    "\(place(1)): the Swift parser cannot read this file without errors, so this check cannot read "
+                        + "the attributes it uses")
+            }
+            for attribute in facts.attributes where !Self.isOrdinaryAttribute(attribute.name) {
+                let refusal =
+                    "\(place(attribute.line)) uses @\(attribute.name); a handler module uses the language's ordinary "
+                    + "attributes only (and those named as a type), none that places its code or names a symbol"
+                if !refusals.contains(refusal) { refusals.append(refusal) }
+            }
             for (module, line) in mangled.find(in: Array(data)) {
                 refusals.append(
                     "\(place(line)) names a symbol of \(module), a module of this package, by its mangled name; a "

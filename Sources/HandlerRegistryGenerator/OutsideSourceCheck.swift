@@ -5,8 +5,9 @@ import Foundation
 /// refused when it names a symbol of this package's modules by its mangled name (`@_silgen_name`, `@_extern`,
 /// a C declaration, `dlsym`); a Swift file when it imports a module of this package other than the handler API,
 /// opens a module of this package or the standard library's internals (`@testable`, `@_private` or `@_spi`
-/// before its `import`: the standard library's reflection SPI writes any stored property), or replaces a
-/// function (`@_dynamicReplacement`), spells a symbol's name with escapes, or is the manifest of a package that
+/// before its `import`: the standard library's reflection SPI writes any stored property), replaces a
+/// function (`@_dynamicReplacement`), gives one a C symbol's name (`@c`, `@_cdecl`), places a value in a section
+/// other than a debugger's (`@section(".init_array")`), spells a symbol's name with escapes, or is the manifest of a package that
 /// applies a build plugin (what a plugin writes is in no source file) or passes compiler flags of its own other
 /// than those that only change diagnostics (`unsafeFlags`: `-package-name` with this package's name opens its
 /// `package` declarations). A Swift file is read as Swift reads it (``SwiftSourceFacts``, the toolchain's own
@@ -88,6 +89,15 @@ struct OutsideSourceCheck {
             case "_dynamicReplacement":
                 refusals.append(
                     "\(place(attribute.line)) uses @_dynamicReplacement, which replaces a function at run time")
+            case "c", "_cdecl":
+                refusals.append(
+                    "\(place(attribute.line)) gives a function a C symbol's name (@\(attribute.name)), which replaces "
+                        + "that symbol for the whole binary, libc's included")
+            case "section" where !Self.isDebuggerSection(attribute),
+                "_section" where !Self.isDebuggerSection(attribute):
+                refusals.append(
+                    "\(place(attribute.line)) places a value in a section of the binary other than a debugger's "
+                        + "(@\(attribute.name)); the loader runs what .init_array holds before main")
             case "_silgen_name" where attribute.hasEscape, "_extern" where attribute.hasEscape:
                 // The name is read for this package's symbols; an escape would spell one unread.
                 refusals.append(
@@ -128,6 +138,14 @@ struct OutsideSourceCheck {
             }
         }
         return refusals
+    }
+
+    /// Whether `attribute` (`@section`) places its value in a section only debuggers read (swift-collections
+    /// gives LLDB its formatters so), named plainly.
+    private static func isDebuggerSection(_ attribute: SwiftSourceFacts.Attribute) -> Bool {
+        guard !attribute.hasEscape, let name = attribute.literal else { return false }
+        return [".lldbformatters", ".lldbsummaries", "__DATA_CONST,__lldbformatters", "__DATA_CONST,__lldbsummaries"]
+            .contains(name)
     }
 
     /// The compiler flags well-kept packages pass in `unsafeFlags`, which change diagnostics only.

@@ -64,9 +64,21 @@ enum Attacks {
                     return GatewayResponse(status: verified.entitlements.isEmpty ? 403 : 200)
                 }
             }
+            @propertyWrapper public struct Trimmed: Sendable {
+                public var wrappedValue: String { didSet { wrappedValue = wrappedValue.trimmed() } }
+                public init(wrappedValue: String) { self.wrappedValue = wrappedValue.trimmed() }
+            }
+            extension String {
+                @inlinable @discardableResult func trimmed() -> String { trimmingCharacters(in: .whitespaces) }
+            }
             public struct Plain: GatewayHandler {
                 public static let name = "plain"
-                public init(_ setup: HandlerSetup, needs: NoNeeds) {}
+                @Trimmed var greeting = " hello "
+                @available(*, deprecated, message: "ordinary attributes pass") public static var old: Int { 0 }
+                public init(_ setup: HandlerSetup, needs: NoNeeds) {
+                    let work: @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() }
+                    work {}
+                }
                 public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
                     GatewayResponse(status: 200, headers: [("X-Accel-Redirect", "/_storegate_content/a.pdf")])
                 }
@@ -77,7 +89,63 @@ enum Attacks {
     static let all =
         servingFiles + grantingPurchases + lookingUpOthers + readingSecrets + escapingEntitlements
         + verifyingAndServing + forgingTheSeam + hidingFromTheRegistry + [writtenByAMacro] + reachingThroughAPackage
-        + cSpellings
+        + cSpellings + placingCode
+
+    /// Swift 6.3's attributes that place code where the whole binary reaches it, accepted without an experimental
+    /// flag (an eighteenth reviewer's, each run against a real gateway): `@c` gave a handler's function the name
+    /// of libc's `memchr`, which the API's check of header values then called, so a content handler's header
+    /// carried its own `X-Accel-Redirect` line to another product's file through nginx; `@c(unsetenv)` kept
+    /// every `STOREGATE_` secret in the environment; `@used @section(".init_array")` copied them before `main`.
+    static let placingCode =
+        [
+            (
+                "a function named as libc's memchr",
+                "@c(memchr) func found(_ s: UnsafeRawPointer?, _ c: Int32, _ n: Int) -> UnsafeMutableRawPointer? { nil }",
+                "uses @c;"
+            ),
+            (
+                "unsetenv made to do nothing", "@c(unsetenv) func kept(_ name: UnsafePointer<CChar>?) -> Int32 { 0 }",
+                "uses @c;"
+            ),
+            (
+                "a comment between the at sign and the attribute",
+                "@/* an ordinary note */c(unsetenv) func kept(_ name: UnsafePointer<CChar>?) -> Int32 { 0 }", "uses @c;"
+            ),
+            (
+                "code run before main",
+                """
+                @used @section(".init_array")
+                let early: @convention(c) () -> Void = { _ = ProcessInfo.processInfo.environment }
+                """,
+                "uses @section;"
+            ),
+            ("an entry point of its own", "@main struct Start { static func main() {} }", "uses @main;"),
+        ].map { name, source, refusal in
+            Attack(name: "placing code: \(name)", source: source, refusedBy: .registry, refusal: refusal)
+        }
+        + [
+            (
+                "Interpose.swift", "@c(memchr) public func found(_ s: UnsafeRawPointer?) -> UnsafeRawPointer? { nil }",
+                "(@c)"
+            ),
+            (
+                "Keep.swift", "@_cdecl(\"unsetenv\") public func kept(_ name: UnsafePointer<CChar>?) -> Int32 { 0 }",
+                "(@_cdecl)"
+            ),
+            (
+                "Early.swift",
+                "@used @section(\".init_array\")\npublic let early: @convention(c) () -> Void = { }",
+                "other than a debugger's (@section)"
+            ),
+            (
+                "Escaped.swift", "@used @section(\"\\u{2E}lldbformatters\")\npublic let early: Int = 1",
+                "other than a debugger's (@section)"
+            ),
+        ].map { file, text, refusal in
+            Attack(
+                name: "placing code: \(file) in a package from outside", source: "import Outside", refusedBy: .registry,
+                refusal: refusal, outside: [(file, text)])
+        }
 
     /// 1. A plain handler serves a content file.
     static let servingFiles = [
