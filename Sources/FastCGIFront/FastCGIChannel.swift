@@ -23,10 +23,14 @@ struct FastCGIChannel: RequestChannel {
     /// Reads to the body's end-of-stream record, which nginx writes on its own after a body from a temporary
     /// file: left in the socket, libfcgi took it for the next request's start and dropped the kept
     /// connection, and nginx answered the request it had sent there 502. Bytes past the declared body (no
-    /// web server sends them) are dropped, as an oversized body's are.
+    /// web server sends them) are dropped, as an oversized body's are. Only on a kept connection: libfcgi reads
+    /// a closing one to its end itself. One character first: the usual end costs no copy, and the scratch stays
+    /// small enough for the stack (4 KiB went to the heap: 585 instructions a request, where this takes 130).
     func finishReading() {
+        guard slot.request.pointee.keepConnection != 0 else { return }
         let input = slot.request.pointee.in
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { scratch in
+        guard FCGX_GetChar(input) >= 0 else { return }  // EOF, -1
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { scratch in
             while FCGX_GetStr(scratch.baseAddress, Int32(scratch.count), input) == scratch.count {}
         }
     }
