@@ -14,14 +14,32 @@ final class HandlerMetricsFactory: MetricsFactory, CustomReflectable, Sendable {
 
     private func own(_ label: String) -> String { "handler_" + label }
 
-    /// `dimensions` without the names Prometheus keeps for histograms and summaries (`le`, `quantile`): one of
-    /// those on a handler's series made the whole scrape unreadable, the gateway's series too. A name that
-    /// already starts with `handler_` gets it again, so no two names a handler gives become one (the exposition
-    /// stops the process on a repeated dimension).
+    /// `dimensions` named as the exposition writes them, none of them twice and none of the names Prometheus
+    /// keeps for histograms and summaries (`le`, `quantile`): either made the whole scrape unreadable, the
+    /// gateway's series too (`a-b` and `a_b` were both written `a_b`, a nineteenth reviewer's). A repeated or
+    /// kept name gets `handler_` before it until it is unique; a name that starts with `handler_` gets it again,
+    /// so no renamed one can meet it.
     private func own(_ dimensions: [(String, String)]) -> [(String, String)] {
-        dimensions.map { name, value in
-            (name == "le" || name == "quantile" || name.hasPrefix("handler_") ? "handler_" + name : name, value)
+        var taken: Set<String> = []
+        return dimensions.map { name, value in
+            var owned = Self.exposed(name)
+            if owned == "le" || owned == "quantile" || owned.hasPrefix("handler_") { owned = "handler_" + owned }
+            while !taken.insert(owned).inserted { owned = "handler_" + owned }
+            return (owned, value)
         }
+    }
+
+    /// `name` as a valid Prometheus label name, which the exposition leaves as it is: every character other
+    /// than an ASCII letter, digit or `_` made `_`, and `_` before a leading digit or for no name at all.
+    private static func exposed(_ name: String) -> String {
+        var bytes: [UInt8] = name.unicodeScalars.map { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
+                ? UInt8(scalar.value) : UInt8(ascii: "_")
+        }
+        if bytes.isEmpty || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[0]) {
+            bytes.insert(UInt8(ascii: "_"), at: 0)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {

@@ -6,7 +6,8 @@ import Foundation
 /// a C declaration, `dlsym`); a Swift file when it imports a module of this package other than the handler API,
 /// opens a module of this package or the standard library's internals (`@testable`, `@_private` or `@_spi`
 /// before its `import`: the standard library's reflection SPI writes any stored property), replaces a
-/// function (`@_dynamicReplacement`), gives one a C symbol's name (`@c`, `@_cdecl`), places a value in a section
+/// function (`@_dynamicReplacement`), gives one a C symbol's name (`@c`, `@_cdecl`, `@_silgen_name` on a
+/// definition), places a value in a section
 /// other than a debugger's (`@section(".init_array")`), spells a symbol's name with escapes, or is the manifest of a package that
 /// applies a build plugin (what a plugin writes is in no source file) or passes compiler flags of its own other
 /// than those that only change diagnostics (`unsafeFlags`: `-package-name` with this package's name opens its
@@ -23,7 +24,7 @@ struct OutsideSourceCheck {
     func refusals(of handler: Invocation.Handler) -> [String] {
         var refusals: [String] = []
         let mangled = MangledReferences(modules: packageModules)
-        for file in handler.outsideSources where !file.isEmpty {
+        for file in Self.files(handler.outsideSources.filter { !$0.isEmpty }) {
             guard let data = FileManager.default.contents(atPath: file) else {
                 refusals.append(
                     "\(file): error: handler module \(handler.name) depends on this file, which cannot be read")
@@ -62,6 +63,27 @@ struct OutsideSourceCheck {
             if Self.isManifest(file) { refusals += manifestRefusals(facts, place: place) }
         }
         return refusals
+    }
+
+    /// `paths` with each folder among them (SwiftPM lists a documentation catalog, `Docs.docc`, as one source)
+    /// replaced by the files under it, so every file is read and a folder is not taken for an unreadable file.
+    private static func files(_ paths: [String]) -> [String] {
+        paths.flatMap { path -> [String] in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                return [path]
+            }
+            let walk = FileManager.default.enumerator(atPath: path)
+            var found: [String] = []
+            while let name = walk?.nextObject() as? String {
+                var nested: ObjCBool = false
+                let inner = path + "/" + name
+                if FileManager.default.fileExists(atPath: inner, isDirectory: &nested), !nested.boolValue {
+                    found.append(inner)
+                }
+            }
+            return found
+        }
     }
 
     /// What the manifest of an outside package may not do: apply a build plugin, or pass compiler flags.
@@ -113,6 +135,11 @@ struct OutsideSourceCheck {
                 }
             default: continue
             }
+        }
+        for line in facts.namedDefinitions {
+            refusals.append(
+                "\(place(line)) defines a function under a symbol's name of its own (@_silgen_name with a body), "
+                    + "which replaces that symbol for the whole binary, libc's included")
         }
         for line in facts.macroLines {
             refusals.append(

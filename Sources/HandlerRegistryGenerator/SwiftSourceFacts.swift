@@ -46,6 +46,8 @@ struct SwiftSourceFacts {
     /// Freestanding macro expansions (`#name`), by name.
     private(set) var expansions: [Attribute] = []
     private(set) var flagProblems: [FlagProblem] = []
+    /// Lines of declarations that define a symbol under a name of their own choosing (`@_silgen_name` with a body).
+    private(set) var namedDefinitions: [Int] = []
     /// Whether some reading took the file without errors.
     let readable: Bool
 
@@ -70,6 +72,7 @@ struct SwiftSourceFacts {
             Self.merge(visitor.macroLines, into: &macroLines)
             Self.merge(visitor.expansions, into: &expansions)
             Self.merge(visitor.flagProblems, into: &flagProblems)
+            Self.merge(visitor.namedDefinitions, into: &namedDefinitions)
         }
         self.readable = readable
     }
@@ -97,6 +100,7 @@ private final class FactsVisitor: SyntaxVisitor {
     var macroLines: [Int] = []
     var expansions: [SwiftSourceFacts.Attribute] = []
     var flagProblems: [SwiftSourceFacts.FlagProblem] = []
+    var namedDefinitions: [Int] = []
 
     init(tree: SourceFileSyntax, harmlessFlags: Set<String>) {
         converter = SourceLocationConverter(fileName: "", tree: tree)
@@ -125,6 +129,39 @@ private final class FactsVisitor: SyntaxVisitor {
             .init(
                 name: SwiftSourceFacts.plain(node.attributeName.trimmedDescription), line: line(of: node),
                 hasEscape: node.arguments?.description.contains("\\") ?? false, literal: literal))
+        return .visitChildren
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        noteDefinition(node, attributes: node.attributes, hasBody: node.body != nil)
+    }
+
+    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+        noteDefinition(node, attributes: node.attributes, hasBody: node.body != nil)
+    }
+
+    override func visit(_ node: AccessorDeclSyntax) -> SyntaxVisitorContinueKind {
+        noteDefinition(node, attributes: node.attributes, hasBody: node.body != nil)
+    }
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        noteDefinition(node, attributes: node.attributes, hasBody: node.bindings.contains { $0.accessorBlock != nil })
+    }
+
+    override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind {
+        noteDefinition(node, attributes: node.attributes, hasBody: node.accessorBlock != nil)
+    }
+
+    /// Notes `node` when it defines a body under a symbol name of its own (`@_silgen_name`, in any `#if` clause):
+    /// swift-atomics and swift-nio only declare the runtime's functions so; a definition takes the name for the
+    /// whole binary (a nineteenth reviewer's `memchr` and `unsetenv`).
+    private func noteDefinition(_ node: some SyntaxProtocol, attributes: AttributeListSyntax, hasBody: Bool)
+        -> SyntaxVisitorContinueKind
+    {
+        guard hasBody else { return .visitChildren }
+        let written = AttributeNames(viewMode: .sourceAccurate)
+        written.walk(attributes)
+        if written.names.contains("_silgen_name") { namedDefinitions.append(line(of: node)) }
         return .visitChildren
     }
 

@@ -122,6 +122,25 @@ import Testing
         #expect(text.contains("\nhandler_spy_sightings_total 1"))
     }
 
+    /// Dimension names the exposition would write alike (`a-b`, `a_b`), or as Prometheus's own (`le`), or not at
+    /// all as they are: each series keeps distinct, valid names, so the scrape stays readable.
+    @Test func aHandlersDimensionsStayDistinctInTheExposition() throws {
+        let metrics = GatewayMetrics()
+        _ = try load(HandlerRegistry([.module(Spy.self)]), metrics: metrics)
+        let setup = try #require(Self.setups.withLock { $0.last })
+        let dimensions = [
+            ("a-b", "1"), ("a_b", "2"), ("a.b", "3"), ("handler_a_b", "4"), ("le", "5"), ("9lives", "6"), ("", "7"),
+            ("é", "8"),
+        ]
+        Counter(label: "twins", dimensions: dimensions, factory: setup.metricsFactory).increment()
+        let text = String(decoding: metrics.exposition(stats: GatewayStats()), as: UTF8.self)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("handler_twins{") }, "\(text)")
+        #expect(
+            line
+                == "handler_twins{a_b=\"1\",handler_a_b=\"2\",handler_handler_a_b=\"3\",handler_handler_handler_a_b=\"4\","
+                + "handler_le=\"5\",_9lives=\"6\",_=\"7\",handler__=\"8\"} 1")
+    }
+
     @Test func aHandlerThatFailsToSetUpWithoutSayingWhyFailsTheLoad() {
         #expect {
             try load(HandlerRegistry([.module(Quiet.self)]), metrics: GatewayMetrics())

@@ -141,6 +141,23 @@ enum Attacks {
                 "Escaped.swift", "@used @section(\"\\u{2E}lldbformatters\")\npublic let early: Int = 1",
                 "other than a debugger's (@section)"
             ),
+            // A nineteenth reviewer's, each run through nginx or in CGI mode: a definition under a symbol's name.
+            (
+                "Find.swift",
+                "@_silgen_name(\"memchr\")\npublic func find(_ s: UnsafeRawPointer?, _ c: Int32, _ n: Int) "
+                    + "-> UnsafeMutableRawPointer? { nil }",
+                "defines a function under a symbol's name of its own (@_silgen_name with a body)"
+            ),
+            (
+                "Keep.swift",
+                "#if os(Linux)\n@_silgen_name(\"unsetenv\")\n#endif\n"
+                    + "public func kept(_ name: UnsafePointer<CChar>?) -> Int32 { 0 }",
+                "defines a function under a symbol's name of its own (@_silgen_name with a body)"
+            ),
+            (
+                "Getter.swift", "public var kept: Int32 { @_silgen_name(\"getpid\") get { 0 } }",
+                "defines a function under a symbol's name of its own (@_silgen_name with a body)"
+            ),
         ].map { file, text, refusal in
             Attack(
                 name: "placing code: \(file) in a package from outside", source: "import Outside", refusedBy: .registry,

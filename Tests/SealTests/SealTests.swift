@@ -84,6 +84,25 @@ import Testing
     /// A handler module's code runs only as the handler it registers: its extensions bind nowhere in the app,
     /// not even in the registry that imports it. Built with the features off once, to show the check sees a
     /// binding where there is one.
+    /// SwiftPM lists a documentation catalog (`Docs.docc`, a folder) among a module's sources: the files under it
+    /// are read like any other (swift-metrics' CoreMetrics has one, and was refused as an unreadable file).
+    @Test func aFolderAmongAModulesSourcesIsReadFileByFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID().uuidString).docc")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Articles"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "# CoreMetrics\n".write(to: folder.appendingPathComponent("Doc.md"), atomically: true, encoding: .utf8)
+        let read = try await registry.check(Attacks.honest, outsideFiles: [folder.path])
+        #expect(read.succeeded, "\(read.output)")
+        try "Reach `$s11GatewayCore15CurrentExchangeO7currentAA08AnsweredD0_pSgvgZ`.\n".write(
+            to: folder.appendingPathComponent("Articles/Inside.md"), atomically: true, encoding: .utf8)
+        let refused = try await registry.check(Attacks.honest, outsideFiles: [folder.path])
+        #expect(!refused.succeeded)
+        #expect(
+            refused.output.contains("Articles/Inside.md:1: error: handler module")
+                && refused.output.contains("names a symbol of GatewayCore"), "\(refused.output)")
+    }
+
     @Test func aHandlerModulesExtensionsBindNowhereInTheApp() async throws {
         let check = try AppBindingCheck()
         let unguarded = try await check.build(Attacks.hijacker, withoutFeature: "MemberImportVisibility").bindings
