@@ -16,6 +16,8 @@ package struct StoreGateCLI: Sendable {
     /// The store modules that verify purchases, asked in this order.
     let stores: [any VerifierProvider.Type]
     let environment: [String: String]
+    /// The request of a CGI run, taken out of the process before the registry was built.
+    let cgiRequest: CGIRequest?
     let logger: Logger
     /// The level every log handler of this process reads; a loaded config's `log.level` sets it.
     let logControl: LogControl
@@ -27,11 +29,12 @@ package struct StoreGateCLI: Sendable {
     /// A command line that builds gateways from the handler modules of `registry` and the store modules `stores`.
     package init(
         registry: HandlerRegistry, stores: [any VerifierProvider.Type] = compiledInStores,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, cgiRequest: CGIRequest? = nil
     ) {
         self.registry = registry
         self.stores = stores
         self.environment = environment
+        self.cgiRequest = cgiRequest
         let logControl = LogControl()
         LoggingSystem.bootstrap { _ in LineLogHandler(control: logControl) }
         self.logControl = logControl
@@ -39,21 +42,29 @@ package struct StoreGateCLI: Sendable {
     }
 
     /// The binary's entry: takes the `STOREGATE_…` config variables (secrets among them) out of the process's
-    /// environment, keeping its own copy, before any handler module's code runs, then builds the registry and runs
-    /// `arguments`. The registry comes last because building it asks each module's `name`, which the module
-    /// writes: a fifteenth reviewer's `name` getter copied every secret while the registry was built first.
+    /// environment, keeping its own copy, and in CGI mode the request itself (``CGIRequest``), before any handler
+    /// module's code runs, then builds the registry and runs `arguments`. The registry comes last because building
+    /// it asks each module's `name`, which the module writes: a fifteenth reviewer's `name` getter copied every
+    /// secret while the registry was built first.
     package static func main(
         _ arguments: [String], registry: () -> HandlerRegistry, stores: [any VerifierProvider.Type] = compiledInStores
     ) -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         forgetConfigVariables()
-        return StoreGateCLI(registry: registry(), stores: stores, environment: environment).run(arguments)
+        let cgiRequest = isCGI(arguments, environment) ? CGIRequest.take() : nil
+        return StoreGateCLI(registry: registry(), stores: stores, environment: environment, cgiRequest: cgiRequest)
+            .run(arguments)
+    }
+
+    /// Whether a web server runs this process as a CGI program: no arguments, and `GATEWAY_INTERFACE` set.
+    private static func isCGI(_ arguments: [String], _ environment: [String: String]) -> Bool {
+        arguments.isEmpty && environment["GATEWAY_INTERFACE"] != nil
     }
 
     /// Runs the command `arguments` (without the program name) and returns the exit status: 0, 1 when the
     /// command failed, 2 for a command line that cannot be run (the usage goes to standard error).
     package func run(_ arguments: [String]) -> Int32 {
-        if arguments.isEmpty, environment["GATEWAY_INTERFACE"] != nil { return serveCGI() }
+        if Self.isCGI(arguments, environment) { return serveCGI(cgiRequest ?? .take()) }
         do {
             var command = try StoreGateCommand.parseAsRoot(arguments)
             if let subcommand = command as? any StoreGateSubcommand { return subcommand.run(in: self) }
@@ -73,7 +84,7 @@ package struct StoreGateCLI: Sendable {
     /// Removes the `STOREGATE_…` config variables (secrets among them) from the process's environment, once
     /// ``main(_:registry:stores:)`` holds its own copy: a handler module could read them there (`ProcessInfo`,
     /// `getenv`; a fifth reviewer did). `STOREGATE_ACCOUNT` stays: in CGI mode it is the web server's parameter of
-    /// the request.
+    /// the request (``CGIRequest`` takes it).
     private static func forgetConfigVariables() {
         for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("STOREGATE_") {
             if name != "STOREGATE_ACCOUNT" { unsetenv(name) }
@@ -130,10 +141,10 @@ package struct StoreGateCLI: Sendable {
         return (alone ? "" : ", ") + "\(number) \(noun)" + (number == 1 ? "" : "s")
     }
 
-    private func serveCGI() -> Int32 {
+    private func serveCGI(_ request: CGIRequest) -> Int32 {
         guard let configFile = environment["STOREGATE_CONFIG"] else {
             logger.error("CGI mode needs STOREGATE_CONFIG, the path of the config file")
-            CGIRunner.write(ErrorRenderingMiddleware.response(for: .internalError), method: CGIRunner.requestMethod)
+            CGIRunner.write(ErrorRenderingMiddleware.response(for: .internalError), to: request)
             return 0
         }
         do {
@@ -142,10 +153,10 @@ package struct StoreGateCLI: Sendable {
             let application = try load(
                 configFile, runtime: runtime, overrides: ["STOREGATE_CONTENT_DELIVERY": "stream"])
             logControl.level = application.log.level
-            CGIRunner.serve(with: application)
+            CGIRunner.serve(request, with: application)
         } catch {
             for problem in error.problems { logger.error("config problem: \(problem.line)") }
-            CGIRunner.write(ErrorRenderingMiddleware.response(for: .internalError), method: CGIRunner.requestMethod)
+            CGIRunner.write(ErrorRenderingMiddleware.response(for: .internalError), to: request)
         }
         return 0
     }

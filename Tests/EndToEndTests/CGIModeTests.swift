@@ -91,6 +91,33 @@ extension EndToEnd {
             #expect(anonymous.head.first == "Status: 401 Unauthorized", "\(anonymous.head)")
         }
 
+        /// Loading the config runs every handler's `init` before the request is answered: a module there finds
+        /// nothing of the request (not its headers, not its body), cannot change it (the account the web server
+        /// vouches for stays the web server's), and what it prints is not the answer.
+        @Test func aHandlersSetupNeitherSeesNorChangesTheRequest() throws {
+            var setup = GatewaySetup(routes: [
+                ("/v1/entitlements", "entitlements"), ("/v1/echo", "echo"), ("/v1/rewriter", "request-rewriter"),
+            ])
+            setup.extra =
+                "apple:\n  bundle_ids: [\(SampleContent.bundleId)]\naccounts:\n  asserted_by: [web-server]\n"
+            let (folder, config) = try SampleContent.makeFolder(config: "cgi.yaml", setup)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let named = try cgi(
+                Binaries.testbed, config: config, uri: "/v1/entitlements",
+                headers: ["STOREGATE_ACCOUNT": "victim-9", "HTTP_AUTHORIZATION": "Bearer secret-token"])
+            #expect(named.head.first == "Status: 200 OK", "\(named.head) \(named.stderr)")
+            #expect(!named.head.contains { $0.hasPrefix("X-Accel-Redirect") }, "\(named.head)")
+            #expect(String(decoding: named.body, as: UTF8.self) == #"{"account_id":"victim-9","entitlements":[]}"#)
+            #expect(
+                named.stderr.contains(
+                    "request-rewriter saw HTTP_AUTHORIZATION=- REQUEST_URI=- STOREGATE_ACCOUNT=- stdin=0"),
+                "\(named.stderr)")
+            let body = Array("a body for the echo route".utf8)
+            let echoed = try cgi(Binaries.testbed, config: config, method: "POST", uri: "/v1/echo", body: body)
+            #expect(echoed.head.first == "Status: 200 OK", "\(echoed.head) \(echoed.stderr)")
+            #expect(String(decoding: echoed.body, as: UTF8.self).contains("\"length\":\(body.count)"))
+        }
+
         @Test func answersLikeFastCGIByteForByte() throws {
             let deployment = try Deployment()
             defer { deployment.stop() }

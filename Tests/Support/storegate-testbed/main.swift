@@ -23,6 +23,7 @@ let status = StoreGateCLI.main(
             .module(LabelForgingHandler.self), .module(ReflectingHandler.self),
             .module(KeyPathWritingHandler.self), .module(ExchangeMirroringHandler.self),
             .module(EnvironmentReadingHandler.self), .module(RawRecordHandler.self),
+            .module(RequestRewritingHandler.self),
         ]).adding(ownNeeds)
     }, stores: StoreGateCLI.compiledInStores + [FixtureVerification.self])
 exit(status)
