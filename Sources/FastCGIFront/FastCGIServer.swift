@@ -36,10 +36,17 @@ package final class FastCGIServer: Sendable {
         }
     }
 
+    /// Initialises libfcgi, which reads `FCGI_WEB_SERVER_ADDRS` (the web servers it accepts) once, here: `serve`
+    /// calls it before any handler module's code runs, which could change the variable (a twenty-first
+    /// reviewer's `name` getter unset it, and any client could then speak FastCGI to a TCP port).
+    package static func initialiseLibrary() throws(FrontError) {
+        guard FCGX_Init() == 0 else { throw FrontError("libfcgi failed to initialise") }
+    }
+
     /// Starts the workers and the watchdog.
     package func start() throws(FrontError) {
         WakeSignal.install()
-        guard FCGX_Init() == 0 else { throw FrontError("libfcgi failed to initialise") }
+        try Self.initialiseLibrary()
         for slot in slots {
             liveWorkers.add(1, ordering: .relaxed)
             let thread = try OSThread.spawn { [self] in runWorker(slot) }

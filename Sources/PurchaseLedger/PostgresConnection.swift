@@ -6,9 +6,14 @@ import Foundation
 final class PostgresConnection {
     private let connection: OpaquePointer
 
-    /// Connects to `url` (`postgres://user:password@host:port/db?...`).
+    /// Connects to `url` (`postgres://user:password@host:port/db?...`), with the `PG…` variables taken at start
+    /// for what it leaves out (``LibPQEnvironment``).
     init(url: String) throws(LedgerError) {
-        guard let connection = PQconnectdb(Self.failingFast(url)) else {
+        let parameters = LibPQEnvironment.parameters(url: Self.failingFast(url))
+        let keywords = parameters.map { UnsafePointer(strdup($0.keyword)) } + [nil]
+        let values = parameters.map { UnsafePointer(strdup($0.value)) } + [nil]
+        defer { for text in keywords + values { free(UnsafeMutablePointer(mutating: text)) } }
+        guard let connection = PQconnectdbParams(keywords, values, 1) else {
             throw .unavailable("libpq could not allocate a connection")
         }
         self.connection = connection

@@ -6,6 +6,7 @@ import GatewayCore
 import GatewayServer
 import GatewayText
 import Logging
+import PurchaseLedger
 import PurchaseVerification
 
 /// The `storegate` command line (``StoreGateCommand``): `serve`, `check-config`, `ledger copy`,
@@ -42,7 +43,8 @@ package struct StoreGateCLI: Sendable {
     }
 
     /// The binary's entry: takes the `STOREGATE_…` config variables (secrets among them) out of the process's
-    /// environment, keeping its own copy, and in CGI mode the request itself (``CGIRequest``), before any handler
+    /// environment, keeping its own copy, libpq's `PG…` variables (``LibPQEnvironment``), in CGI mode the request
+    /// itself (``CGIRequest``), and for `serve` what libfcgi reads from the environment, before any handler
     /// module's code runs, then builds the registry and runs `arguments`. The registry comes last because building
     /// it asks each module's `name`, which the module writes: a fifteenth reviewer's `name` getter copied every
     /// secret while the registry was built first.
@@ -51,7 +53,9 @@ package struct StoreGateCLI: Sendable {
     ) -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         forgetConfigVariables()
+        LibPQEnvironment.take()
         let cgiRequest = isCGI(arguments, environment) ? CGIRequest.take() : nil
+        if arguments.first == "serve" { try? FastCGIServer.initialiseLibrary() }  // start() reports a failure
         return StoreGateCLI(registry: registry(), stores: stores, environment: environment, cgiRequest: cgiRequest)
             .run(arguments)
     }

@@ -27,6 +27,33 @@ final class FastCGIConnection {
         }
     }
 
+    /// A connection to `host`:`port` over TCP from the loopback address `source`.
+    init(host: String, port: Int, source: String, timeout: Duration = .seconds(10)) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        func address(_ text: String, _ port: Int) -> sockaddr_in {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, text, &address.sin_addr)
+            return address
+        }
+        var from = address(source, 0)
+        var to = address(host, port)
+        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &from) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) }
+        }
+        let connected = withUnsafePointer(to: &to) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) }
+        }
+        guard bound == 0, connected == 0 else {
+            close(fd)
+            throw HTTPClient.Failure(description: "cannot connect to \(host):\(port) from \(source)")
+        }
+    }
+
     deinit { close(fd) }
 
     /// A whole request as nginx sends it with FCGI_KEEP_CONN: request 1 begun, its parameters, its body and the

@@ -98,6 +98,34 @@ extension EndToEnd {
             #expect(ManagedProcess.poll(for: .seconds(5)) { deployment.gateway.log.contains(refusal) })
         }
 
+        /// An entitlement kept past its request (a copy in a global `Optional`, which the compiler lets escape)
+        /// records no delivery and counts none, asked from a thread of the module's own or on a later request: a
+        /// twenty-first reviewer's recorded a delivery every 200 ms.
+        @Test(arguments: ["x-accel", "stream"])
+        func anEntitlementKeptPastItsRequestRecordsNothing(_ delivery: String) throws {
+            let deployment = try Deployment(
+                GatewaySetup(
+                    binary: Binaries.testbed,
+                    routes: [("/v1/entitlement-keeper", "entitlement-keeper"), ("/v1/metrics", "metrics")],
+                    extra: "fixture_verifier:\n  enabled: true\n", delivery: delivery))
+            defer { deployment.stop() }
+            let path = "/v1/entitlement-keeper/\(SampleContent.issueId)"
+            let entitled = [("Authorization", "Bearer grant:\(SampleContent.issueId)")]
+            for _ in 0..<3 {
+                let answer = try deployment.request(path, headers: entitled)
+                #expect(answer.status == 200, "\(answer.text)")
+            }
+            let metrics = try deployment.request("/v1/metrics").text
+            #expect(
+                metrics.contains("storegate_downloads_granted_total{delivery=\"\(delivery)\"} 3\n"),
+                "\(metrics.split(separator: "\n").filter { $0.contains("downloads_granted") })")
+            let refusal = "a handler asked for content outside the request that was verified; refused"
+            #expect(
+                ManagedProcess.poll(for: .seconds(5)) {
+                    deployment.gateway.log.components(separatedBy: refusal).count - 1 == 4
+                }, "\(deployment.gateway.log.suffix(2_000))")
+        }
+
         @Test(arguments: ["x-accel", "stream"])
         func aContentHandlerCannotAnswerAnotherProduct(_ delivery: String) throws {
             let deployment = try Deployment(
@@ -261,25 +289,62 @@ extension EndToEnd {
         }
 
         /// Secrets given in the environment are the gateway's copy alone: the process's environment, where any
-        /// module could read them, has forgotten every `STOREGATE_…` variable by the time a handler runs.
+        /// module could read them, has forgotten every `STOREGATE_…` variable, and libpq's `PG…` ones, by the time
+        /// a handler runs.
         @Test func aHandlerFindsNoSecretInTheProcesssEnvironment() throws {
             let secrets = ["apple-shared-secret-7d1f", "account-secret-5e0c9a1b2c3d", "token-secret-from-the-env-0123"]
             let gateway = try VerifyDeployment(
                 simSecret: secrets[0],
                 environment: [
                     "STOREGATE_APPLE_SHARED_SECRET": secrets[0], "STOREGATE_ACCOUNTS_SECRET": secrets[1],
-                    "STOREGATE_TOKENS_SECRET": secrets[2],
+                    "STOREGATE_TOKENS_SECRET": secrets[2], "PGPASSWORD": "libpq-password-from-the-env-4b",
                 ],
                 extra: "accounts:\n  asserted_by: [signed]\n", moreRoutes: [("/v1/env-reader", "env-reader")])
             defer { gateway.stop() }
             let answer = try gateway.deployment.request("/v1/env-reader")
             #expect(answer.status == 200, "\(answer.text)")
-            #expect(answer.json.isEmpty, "\(answer.text)")
+            // Only what the testbed's environment-changing module set itself (`PGHOSTADDR`) is there.
+            #expect(Set(answer.json.keys).isSubset(of: ["PGHOSTADDR"]), "\(answer.text)")
+            for secret in secrets + ["libpq-password-from-the-env-4b"] { #expect(!answer.text.contains(secret)) }
             // The gateway itself still holds them: a verify works with Apple's shared secret.
             #expect(
                 try gateway.verify(
                     gateway.receipt(transactions: [Receipt.transaction(SampleContent.issueId, "880001")])
                 ).status == 200)
+        }
+
+        /// libpq reads `PG…` variables at every connection for what the URL leaves out. The testbed's
+        /// environment-changing module sets `PGHOSTADDR` to an address where no server listens (a twenty-first
+        /// reviewer's sent the ledger's password to an impostor so); the gateway took the variables at start, hands
+        /// them to libpq itself and clears any set since, so its ledger is still the URL's.
+        @Test func theLedgersServerIsTheURLsWhateverAModuleDoesToTheEnvironment() throws {
+            let postgres = try PrivatePostgres()
+            defer { postgres.destroy() }
+            let gateway = try VerifyDeployment(ledgerURL: postgres.url)
+            defer { gateway.stop() }
+            let receipt = try gateway.receipt(transactions: [Receipt.transaction(SampleContent.issueId, "880002")])
+            #expect(try gateway.verify(receipt).status == 200)
+        }
+
+        /// libfcgi reads `FCGI_WEB_SERVER_ADDRS`, the web servers it accepts, once. The testbed's
+        /// environment-changing module's `name` takes it out of the environment (a twenty-first reviewer's did
+        /// so before libfcgi read it, and a client from any address could speak FastCGI to the port); `serve` now
+        /// has libfcgi read it before any module's code runs.
+        @Test func theWebServersAllowListHoldsWhateverAModuleDoesToTheEnvironment() throws {
+            var setup = GatewaySetup(listen: .tcp(host: "127.0.0.1"))
+            setup.binary = Binaries.testbed
+            setup.environment = ["FCGI_WEB_SERVER_ADDRS": "127.0.0.1"]
+            let deployment = try Deployment(setup)
+            defer { deployment.stop() }
+            let config = try String(contentsOf: deployment.configFile, encoding: .utf8)
+            let port = try #require(config.firstMatch(of: /listen: "127\.0\.0\.1:(\d+)"/).flatMap { Int($0.1) })
+            let catalog = FastCGIConnection.request(["REQUEST_METHOD": "GET", "REQUEST_URI": "/v1/catalog"])
+            let listed = try FastCGIConnection(host: "127.0.0.1", port: port, source: "127.0.0.1")
+            listed.send(catalog)
+            #expect(listed.answer()?.contains("\"products\"") == true)
+            let stranger = try FastCGIConnection(host: "127.0.0.1", port: port, source: "127.0.0.2")
+            stranger.send(catalog)
+            #expect(stranger.answer() == nil, "a client the allow-list does not name was answered")
         }
 
         /// A module whose `Needs` is a type of its own would have the route's real capability source handed to

@@ -1,3 +1,4 @@
+import Foundation
 import GatewayHandlerAPI
 import Synchronization
 
@@ -142,5 +143,39 @@ public struct ReplayHandler: GatewayHandler {
 
     public func respond(to request: GatewayRequest, context: RequestContext) throws -> GatewayResponse {
         stash.withLock { $0 } ?? GatewayResponse(status: 404)
+    }
+}
+
+/// The entitlement ``EntitlementKeepingHandler`` kept: a copy in a global `Optional`, which the compiler lets
+/// escape (a twenty-first reviewer's).
+nonisolated(unsafe) var keptEntitlement: VerifiedEntitlement? = nil
+
+/// `/entitlement-keeper/{product}`: a content route that keeps a copy of the first entitlement it is handed,
+/// and on every later request asks it for content twice, from a thread of its own (answering nothing) and on
+/// the request in hand, then answers that request with its own entitlement's content.
+public struct EntitlementKeepingHandler: ProductInPath {
+    public static let name = "entitlement-keeper"
+
+    public let routePath: String
+
+    public init(_ setup: HandlerSetup, needs: NoNeeds) {
+        routePath = setup.routePath
+    }
+
+    public func respond(to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext)
+        throws -> GatewayResponse
+    {
+        guard keptEntitlement == nil else {
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                _ = try? keptEntitlement?.content()
+                done.signal()
+            }
+            done.wait()
+            _ = try? keptEntitlement?.content()
+            return try entitlement.content()
+        }
+        keptEntitlement = copy entitlement
+        return try entitlement.content()
     }
 }

@@ -24,6 +24,7 @@ let status = StoreGateCLI.main(
             .module(KeyPathWritingHandler.self), .module(ExchangeMirroringHandler.self),
             .module(EnvironmentReadingHandler.self), .module(RawRecordHandler.self),
             .module(RequestRewritingHandler.self),
+            .module(EnvironmentChangingHandler.self), .module(EntitlementKeepingHandler.self),
         ]).adding(ownNeeds)
     }, stores: StoreGateCLI.compiledInStores + [FixtureVerification.self])
 exit(status)
