@@ -12,6 +12,9 @@ package protocol AnsweredExchange: AnyObject, Sendable {
     var context: RequestContext { get }
     /// The mount path of the route answering it, if any.
     var routePath: String? { get }
+    /// True the first time it is called, false after: one delivery of content per request, however often a
+    /// handler asks (a twenty-second reviewer's asked fifty times, and the ledger recorded fifty deliveries).
+    func claimDelivery() -> Bool
 }
 
 /// The exchange the calling thread is answering. Handlers answer on the worker thread that read the request,

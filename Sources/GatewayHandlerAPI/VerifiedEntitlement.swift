@@ -39,9 +39,14 @@ public struct VerifiedEntitlement: ~Escapable {
     /// itself cannot be changed. Only while the request that was verified is being answered: an entitlement
     /// kept past it (a copy in a global `Optional`, which the compiler let escape) records nothing and answers
     /// nothing (500, logged), where a twenty-first reviewer's thread recorded a delivery every 200 ms.
+    /// Once per request: a second call records nothing and answers 500, logged.
     public func content() throws -> GatewayResponse {
-        guard CurrentExchange.current?.number == grant.exchange else {
+        guard let current = CurrentExchange.current, current.number == grant.exchange else {
             context.logger.error("a handler asked for content outside the request that was verified; refused")
+            throw GatewayError.internalError
+        }
+        guard current.claimDelivery() else {
+            context.logger.error("a handler asked for content a second time for one request; refused")
             throw GatewayError.internalError
         }
         return try gate.deliver(grant, for: request, context: context)

@@ -1,5 +1,6 @@
 import GatewayCore
 import Logging
+import Synchronization
 
 /// One request on its way through a loaded application, the same for every transport: made once the
 /// request is decoded, answered, then counted and logged. Its route is looked up once, here.
@@ -12,6 +13,7 @@ package final class Exchange: AnsweredExchange, CustomReflectable {
     package let receivedAt: ArrivalTime
     /// The route mounted at the request's path, if any.
     let route: Router.Route?
+    private let delivered = Atomic<Bool>(false)
 
     init(request: consuming GatewayRequest, application: GatewayApplication, receivedAt: ArrivalTime) {
         self.application = application
@@ -27,6 +29,10 @@ package final class Exchange: AnsweredExchange, CustomReflectable {
 
     package var number: UInt64 { context.exchange }
     package var routePath: String? { route?.path }
+
+    package func claimDelivery() -> Bool {
+        !delivered.exchange(true, ordering: .relaxed)
+    }
 
     /// Routes and answers the request, as the calling thread's current exchange (what the capabilities a handler
     /// calls act on). Never throws: every failure is an error answer. Content goes out with the caching headers

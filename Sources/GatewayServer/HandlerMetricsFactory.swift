@@ -12,7 +12,12 @@ final class HandlerMetricsFactory: MetricsFactory, CustomReflectable, Sendable {
 
     var customMirror: Mirror { Mirror(self, children: [:]) }
 
-    private func own(_ label: String) -> String { "handler_" + label }
+    /// `label` after `handler_`, made a plain Prometheus metric name scalar by scalar (ASCII letters, digits, `_`
+    /// and `:`; any other scalar `_`): the exposition kept a name such as `x\u{FE0F}` (one character, which sorts
+    /// among the letters), and a name outside ASCII made the whole scrape unreadable (a twenty-second reviewer's).
+    private func own(_ label: String) -> String {
+        "handler_" + Self.plain(label, keeping: ":")
+    }
 
     /// `dimensions` named as the exposition writes them, none of them twice and none of the names Prometheus
     /// keeps for histograms and summaries (`le`, `quantile`): either made the whole scrape unreadable, the
@@ -32,14 +37,17 @@ final class HandlerMetricsFactory: MetricsFactory, CustomReflectable, Sendable {
     /// `name` as a valid Prometheus label name, which the exposition leaves as it is: every character other
     /// than an ASCII letter, digit or `_` made `_`, and `_` before a leading digit or for no name at all.
     private static func exposed(_ name: String) -> String {
-        var bytes: [UInt8] = name.unicodeScalars.map { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
-                ? UInt8(scalar.value) : UInt8(ascii: "_")
-        }
-        if bytes.isEmpty || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[0]) {
-            bytes.insert(UInt8(ascii: "_"), at: 0)
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        let plain = plain(name, keeping: "_")
+        return plain.first.map { !("0"..."9").contains($0) } ?? false ? plain : "_" + plain
+    }
+
+    /// `text` with every scalar other than an ASCII letter, a digit or `kept` made `_`.
+    private static func plain(_ text: String, keeping kept: Unicode.Scalar) -> String {
+        String(
+            decoding: text.unicodeScalars.map { scalar in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == kept)
+                    ? UInt8(scalar.value) : UInt8(ascii: "_")
+            }, as: UTF8.self)
     }
 
     func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {

@@ -126,6 +126,29 @@ extension EndToEnd {
                 }, "\(deployment.gateway.log.suffix(2_000))")
         }
 
+        /// One verified request delivers once: a handler that asks fifty times records one delivery and counts one
+        /// download (a twenty-second reviewer's recorded fifty, evidence for refund answers that never happened).
+        @Test func oneRequestRecordsOneDeliveryHoweverOftenTheHandlerAsks() throws {
+            let deployment = try Deployment(
+                GatewaySetup(
+                    binary: Binaries.testbed,
+                    routes: [("/v1/repeating-content", "repeating-content"), ("/v1/metrics", "metrics")],
+                    extra: "fixture_verifier:\n  enabled: true\n", delivery: "stream"))
+            defer { deployment.stop() }
+            let answer = try deployment.request(
+                "/v1/repeating-content/\(SampleContent.issueId)",
+                headers: [("Authorization", "Bearer grant:\(SampleContent.issueId)")])
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(SampleContent.sha256(answer.body) == SampleContent.issueSHA256)
+            let metrics = try deployment.request("/v1/metrics").text
+            #expect(metrics.contains("storegate_downloads_granted_total{delivery=\"stream\"} 1\n"), "\(metrics)")
+            let refusal = "a handler asked for content a second time for one request; refused"
+            #expect(
+                ManagedProcess.poll(for: .seconds(5)) {
+                    deployment.gateway.log.components(separatedBy: refusal).count - 1 == 49
+                }, "\(deployment.gateway.log.suffix(1_000))")
+        }
+
         @Test(arguments: ["x-accel", "stream"])
         func aContentHandlerCannotAnswerAnotherProduct(_ delivery: String) throws {
             let deployment = try Deployment(

@@ -141,6 +141,21 @@ import Testing
                 + "handler_le=\"5\",_9lives=\"6\",_=\"7\",handler__=\"8\"} 1")
     }
 
+    /// A metric name outside ASCII (`x\u{FE0F}` is one character, which sorts among the letters, and the
+    /// exposition kept it) made the whole scrape unreadable: a handler's names are plain ASCII, scalar by scalar.
+    @Test func aHandlersMetricNamesArePlainASCII() throws {
+        let metrics = GatewayMetrics()
+        _ = try load(HandlerRegistry([.module(Spy.self)]), metrics: metrics)
+        let setup = try #require(Self.setups.withLock { $0.last })
+        Counter(label: "x\u{FE0F}", factory: setup.metricsFactory).increment(by: 7)
+        Counter(label: "b\u{301}:total", factory: setup.metricsFactory).increment()
+        let text = metrics.exposition(stats: GatewayStats())
+        #expect(text.allSatisfy { $0 < 0x80 }, "\(String(decoding: text, as: UTF8.self))")
+        let lines = String(decoding: text, as: UTF8.self).split(separator: "\n")
+        #expect(lines.contains("handler_x_ 7"))
+        #expect(lines.contains("handler_b_:total 1"))
+    }
+
     @Test func aHandlerThatFailsToSetUpWithoutSayingWhyFailsTheLoad() {
         #expect {
             try load(HandlerRegistry([.module(Quiet.self)]), metrics: GatewayMetrics())

@@ -179,3 +179,23 @@ public struct EntitlementKeepingHandler: ProductInPath {
         return try entitlement.content()
     }
 }
+
+/// `/repeating-content/{product}`: a content route that asks its entitlement for content fifty times in one
+/// request and answers with the first (a twenty-second reviewer's: the ledger recorded fifty deliveries).
+public struct RepeatingContentHandler: ProductInPath {
+    public static let name = "repeating-content"
+
+    public let routePath: String
+
+    public init(_ setup: HandlerSetup, needs: NoNeeds) {
+        routePath = setup.routePath
+    }
+
+    public func respond(to request: GatewayRequest, entitlement: borrowing VerifiedEntitlement, context: RequestContext)
+        throws -> GatewayResponse
+    {
+        let first = try entitlement.content()
+        for _ in 1..<50 { _ = try? entitlement.content() }
+        return first
+    }
+}
