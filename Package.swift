@@ -78,6 +78,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // For the testbed's module that installs a process-wide tracer (AsyncHTTPClient's dependency).
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.0"),
@@ -238,6 +240,8 @@ let package = Package(
             dependencies: [
                 "GatewayHandlerAPI", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/Support/TestbedHandlers",
             packageAccess: false,

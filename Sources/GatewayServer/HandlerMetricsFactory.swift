@@ -20,15 +20,18 @@ final class HandlerMetricsFactory: MetricsFactory, CustomReflectable, Sendable {
     }
 
     /// `dimensions` named as the exposition writes them, none of them twice and none of the names Prometheus
-    /// keeps for histograms and summaries (`le`, `quantile`): either made the whole scrape unreadable, the
-    /// gateway's series too (`a-b` and `a_b` were both written `a_b`, a nineteenth reviewer's). A repeated or
+    /// keeps for itself (`le`, `quantile`, anything starting `__`, such as `__name__`): each made the whole scrape
+    /// unreadable, the gateway's series too (`a-b` and `a_b` were both written `a_b`, a nineteenth reviewer's;
+    /// `-_name__` is `__name__` once written, a twenty-third's). A repeated or
     /// kept name gets `handler_` before it until it is unique; a name that starts with `handler_` gets it again,
     /// so no renamed one can meet it.
     private func own(_ dimensions: [(String, String)]) -> [(String, String)] {
         var taken: Set<String> = []
         return dimensions.map { name, value in
             var owned = Self.exposed(name)
-            if owned == "le" || owned == "quantile" || owned.hasPrefix("handler_") { owned = "handler_" + owned }
+            if owned == "le" || owned == "quantile" || owned.hasPrefix("__") || owned.hasPrefix("handler_") {
+                owned = "handler_" + owned
+            }
             while !taken.insert(owned).inserted { owned = "handler_" + owned }
             return (owned, value)
         }

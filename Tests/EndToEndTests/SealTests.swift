@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 
@@ -334,6 +335,23 @@ extension EndToEnd {
                 try gateway.verify(
                     gateway.receipt(transactions: [Receipt.transaction(SampleContent.issueId, "880001")])
                 ).status == 200)
+        }
+
+        /// The testbed's tracing module installs a process-wide tracer while the registry is built; the gateway's
+        /// calls to Apple record nothing there (a twenty-third reviewer's read another route's transaction id in
+        /// each call's URL, and Apple's status).
+        @Test func aProcessWideTracerSeesNoneOfTheGatewaysCalls() throws {
+            let gateway = try VerifyDeployment(
+                apple: VerifyDeployment.trustingTestChain, serverAPIKey: P256.Signing.PrivateKey(),
+                moreRoutes: [("/v1/tracer", "tracer")])
+            defer { gateway.stop() }
+            let id = ServerAPIRoutes.id()
+            try gateway.appStore.addAPI([ServerAPIRoutes.purchase(SampleContent.issueId, id, customer: "traced")])
+            let verified = try gateway.deployment.request("/v1/verify", method: "POST", body: ServerAPIRoutes.body(id))
+            #expect(verified.status == 200, "\(verified.text)")
+            let spans = try gateway.deployment.request("/v1/tracer")
+            #expect(spans.status == 200)
+            #expect(spans.text == "[]", "\(spans.text)")
         }
 
         /// libpq reads `PG…` variables at every connection for what the URL leaves out. The testbed's

@@ -122,7 +122,8 @@ import Testing
         #expect(text.contains("\nhandler_spy_sightings_total 1"))
     }
 
-    /// Dimension names the exposition would write alike (`a-b`, `a_b`), or as Prometheus's own (`le`), or not at
+    /// Dimension names the exposition would write alike (`a-b`, `a_b`), or as Prometheus's own (`le`, `__name__`,
+    /// also spelt `-_name__`: Prometheus refused the whole scrape for it), or not at
     /// all as they are: each series keeps distinct, valid names, so the scrape stays readable.
     @Test func aHandlersDimensionsStayDistinctInTheExposition() throws {
         let metrics = GatewayMetrics()
@@ -130,7 +131,7 @@ import Testing
         let setup = try #require(Self.setups.withLock { $0.last })
         let dimensions = [
             ("a-b", "1"), ("a_b", "2"), ("a.b", "3"), ("handler_a_b", "4"), ("le", "5"), ("9lives", "6"), ("", "7"),
-            ("é", "8"),
+            ("é", "8"), ("__name__", "9"), ("-_name__", "10"),
         ]
         Counter(label: "twins", dimensions: dimensions, factory: setup.metricsFactory).increment()
         let text = String(decoding: metrics.exposition(stats: GatewayStats()), as: UTF8.self)
@@ -138,7 +139,8 @@ import Testing
         #expect(
             line
                 == "handler_twins{a_b=\"1\",handler_a_b=\"2\",handler_handler_a_b=\"3\",handler_handler_handler_a_b=\"4\","
-                + "handler_le=\"5\",_9lives=\"6\",_=\"7\",handler__=\"8\"} 1")
+                + "handler_le=\"5\",_9lives=\"6\",_=\"7\",handler__=\"8\",handler___name__=\"9\","
+                + "handler_handler___name__=\"10\"} 1")
     }
 
     /// A metric name outside ASCII (`x\u{FE0F}` is one character, which sorts among the letters, and the

@@ -25,7 +25,7 @@ let status = StoreGateCLI.main(
             .module(EnvironmentReadingHandler.self), .module(RawRecordHandler.self),
             .module(RequestRewritingHandler.self),
             .module(EnvironmentChangingHandler.self), .module(EntitlementKeepingHandler.self),
-            .module(RepeatingContentHandler.self),
+            .module(RepeatingContentHandler.self), .module(TracingHandler.self),
         ]).adding(ownNeeds)
     }, stores: StoreGateCLI.compiledInStores + [FixtureVerification.self])
 exit(status)
