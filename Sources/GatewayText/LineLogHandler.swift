@@ -6,7 +6,7 @@ import Logging
 ///     ts=2026-11-22T21:40:00.123Z level=info msg=request request-id=6f1c route=/v1/verify status=200
 ///
 /// The level comes from a shared ``LogControl`` unless a logger sets its own.
-package struct LineLogHandler: LogHandler {
+package struct LineLogHandler: LogHandler, CustomReflectable {
     package var metadata: Logger.Metadata = [:]
     package var metadataProvider: Logger.MetadataProvider?
     private let control: LogControl
@@ -15,6 +15,10 @@ package struct LineLogHandler: LogHandler {
     package init(control: LogControl) {
         self.control = control
     }
+
+    /// Nothing: every module's logger holds one, and its control leads to the process's log output, where every
+    /// route's request lines wait to be written (a twenty-fourth reviewer's read them there by `Mirror`).
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
 
     package var logLevel: Logger.Level {
         get { ownLevel ?? control.level }

@@ -15,7 +15,7 @@ import GatewayConcurrency
 /// it). Any other line is written at once, after everything gathered before it, so a warning never overtakes
 /// the requests that came first. Lines gathered when the process dies abruptly (SIGKILL, a crash) are lost:
 /// at most one interval of request lines.
-package final class LogOutput: @unchecked Sendable {
+package final class LogOutput: @unchecked Sendable, CustomReflectable {
     // Heap-allocated: pthread primitives must not move while in use. `mutex` guards every field below, and
     // writes happen under it too, which is what keeps lines in order.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -30,6 +30,9 @@ package final class LogOutput: @unchecked Sendable {
     static let batchLimit = 64 << 10
 
     /// Lines written to `descriptor` (standard error unless a test says otherwise).
+    /// Nothing: its buffer holds every route's request lines until they are written.
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
+
     package init(descriptor: Int32 = 2) {
         self.descriptor = descriptor
         mutex = .allocate(capacity: 1)

@@ -11,6 +11,9 @@ struct ReflectionFindings: Encodable {
     var metricsFactories: [String] = []
     var functions: [String] = []
     var strings: [String] = []
+    /// Where the walk met a pointer, or one of the gateway's shared log buffers (a twenty-fourth reviewer's read
+    /// every route's request lines from `setup.logger`'s log output that way).
+    var pointers: [String] = []
     var visited = 0
 
     /// Walks `value` and what it holds, down to a bounded depth (classes may hold each other).
@@ -23,6 +26,9 @@ struct ReflectionFindings: Encodable {
         let typeName = "\(type(of: value))"
         if typeName.hasPrefix("(") || typeName.hasPrefix("@"), typeName.contains("->") { functions.append(path) }
         if let text = value as? String { strings.append(text) }
+        if typeName.hasPrefix("Unsafe") || typeName.hasPrefix("OpaquePointer") || typeName.hasPrefix("LogOutput") {
+            pointers.append(path)
+        }
         for (index, child) in Mirror(reflecting: value).children.enumerated() {
             walk(child.value, path: path + "." + (child.label ?? "\(index)"), depth: depth + 1)
         }
