@@ -1,7 +1,7 @@
 /// Purchased content a response hands over: a file range the transport streams, or a URI the web server
 /// serves from its `internal` content location (`X-Accel-Redirect`). Only the content path makes one, for
 /// the exchange whose entitlement it came from; the front honours it on that exchange alone.
-package struct ContentDelivery: Sendable, Equatable {
+package struct ContentDelivery: Sendable, Equatable, CustomReflectable {
     package enum Body: Sendable, Equatable {
         /// The transport streams this range of a content file.
         case file(FileSlice)
@@ -17,6 +17,10 @@ package struct ContentDelivery: Sendable, Equatable {
         self.body = body
         self.exchange = exchange
     }
+
+    /// Nothing: where the content lives (a file's path, the content location's URI) is the content path's, as
+    /// the catalog's mirror keeps it (a twenty-fifth reviewer found the path in a content answer's mirror).
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
 
     /// The file range, when the transport sends the bytes.
     package var file: FileSlice? {
