@@ -62,11 +62,12 @@ package final class Exchange: AnsweredExchange, CustomReflectable {
     }
 
     /// Refuses `response` if it carries content made for another exchange than `context`'s (a handler kept an
-    /// answer with content and gave it to another request), or a status that is not an HTTP status (a web
-    /// server may read one its own way: Apache's atoi makes 4294967496 a 200): 500, logged.
+    /// answer with content and gave it to another request), or a status that is not a final HTTP status (a web
+    /// server may read one its own way: Apache's atoi makes 4294967496 a 200; nginx relayed a 1xx with its body):
+    /// 500, logged.
     static func check(_ response: borrowing GatewayResponse, on context: RequestContext) throws {
-        guard (100...599).contains(response.status) else {
-            context.logger.error("a handler answered with a status that is not an HTTP status; refused")
+        guard (200...599).contains(response.status) else {
+            context.logger.error("a handler answered with a status that is not a final HTTP status; refused")
             throw GatewayError.internalError
         }
         if let exchange = response.delivery?.exchange, exchange != context.exchange || context.exchange == 0 {

@@ -40,9 +40,9 @@ extension EndToEnd {
             #expect(head.components(separatedBy: "\r\n").filter { $0.hasPrefix("Status:") }.count == 1, "\(head)")
         }
 
-        /// A status a web server may read as another (Apache's `atoi` makes 4294967496 a 200) is not sent, in
-        /// an answer or in a thrown error.
-        @Test(arguments: ["status", "error-status"])
+        /// A status a web server may read as another (Apache's `atoi` makes 4294967496 a 200), or an interim one
+        /// (nginx relayed a 101 with its body), is not sent, in an answer or in a thrown error.
+        @Test(arguments: ["status", "error-status", "interim", "error-interim"])
         func aStatusThatIsNotAnHTTPStatusIsNeverSent(_ query: String) throws {
             let deployment = try Deployment(
                 GatewaySetup(binary: Binaries.testbed, routes: [("/v1/accel-header", "accel-header")]))
