@@ -26,7 +26,7 @@ package struct ErrorRenderingMiddleware: GatewayMiddleware {
         do {
             return try next(request, context)
         } catch let error as GatewayError {
-            guard (200...599).contains(error.status) else {
+            guard Exchange.finalStatuses.contains(error.status) else {
                 // A web server may read such a status its own way (Apache's atoi makes 4294967496 a 200).
                 context.logger.error("a handler answered with a status that is not a final HTTP status; refused")
                 return Self.response(for: .internalError)

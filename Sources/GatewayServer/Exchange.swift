@@ -61,12 +61,16 @@ package final class Exchange: AnsweredExchange, CustomReflectable {
         return response
     }
 
+    /// The statuses an answer may carry: final HTTP statuses only (an interim 1xx was relayed with its body by
+    /// nginx; a larger number Apache's atoi reads as another).
+    static let finalStatuses = 200...599
+
     /// Refuses `response` if it carries content made for another exchange than `context`'s (a handler kept an
     /// answer with content and gave it to another request), or a status that is not a final HTTP status (a web
     /// server may read one its own way: Apache's atoi makes 4294967496 a 200; nginx relayed a 1xx with its body):
     /// 500, logged.
     static func check(_ response: borrowing GatewayResponse, on context: RequestContext) throws {
-        guard (200...599).contains(response.status) else {
+        guard finalStatuses.contains(response.status) else {
             context.logger.error("a handler answered with a status that is not a final HTTP status; refused")
             throw GatewayError.internalError
         }
