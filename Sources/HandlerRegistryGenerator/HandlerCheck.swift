@@ -75,6 +75,10 @@ struct HandlerCheck {
                     + "its modules would see this package's package declarations; rename its folder")
         }
         let mangled = MangledReferences(modules: packageModules)
+        let read = handler.sources.map { file in
+            (file, FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) })
+        }
+        let declared = Set(read.flatMap { $0.1.map { SwiftSourceFacts($0, harmlessFlags: []).declaredTypes } ?? [] })
         for file in handler.sources {
             guard let data = FileManager.default.contents(atPath: file) else {
                 refusals.append("\(file): error: handler module \(handler.name): this source file cannot be read")
@@ -94,6 +98,13 @@ struct HandlerCheck {
                     + "attributes only (and those named as a type), none that places its code or names a symbol"
                 if !refusals.contains(refusal) { refusals.append(refusal) }
             }
+            for conformance in facts.conformances where !Self.isOwn(conformance, declared: declared) {
+                refusals.append(
+                    "\(place(conformance.line)) makes \(conformance.type), a type it does not declare, conform to "
+                        + "\(conformance.protocols.joined(separator: " & ")): a conformance holds in the whole binary, "
+                        + "so the gateway's own values would run the module's code wherever they are printed, "
+                        + "encoded or compared; conform a type or protocol of the module's own")
+            }
             for (module, line) in mangled.find(in: Array(data)) {
                 refusals.append(
                     "\(place(line)) names a symbol of \(module), a module of this package, by its mangled name; a "
@@ -105,8 +116,9 @@ struct HandlerCheck {
                         "\(place(line)) uses \(word); a handler module sees \(api)'s public API only")
                 } else if OutsideSourceCheck.runtimeReflectionNames.contains(where: { word.hasPrefix($0) }) {
                     refusals.append(
-                        "\(place(line)) names \(word), the Swift runtime's reflection (by dlsym, say), which reads "
-                            + "what a value's mirror keeps hidden; a handler module sees \(api)'s public API only")
+                        "\(place(line)) names \(word), the Swift runtime's reflection or type lookup (by dlsym, say), "
+                            + "which reads what a value's mirror keeps hidden or finds the gateway's own types; a "
+                            + "handler module sees \(api)'s public API only")
                 } else if Self.forbiddenWords.contains(word.hasPrefix("@") ? String(word.dropFirst()) : word) {
                     refusals.append(
                         "\(place(line)) says \(word): a handler module declares no macro and uses none of the "
@@ -120,6 +132,13 @@ struct HandlerCheck {
             }
         }
         return refusals + OutsideSourceCheck(api: api, packageModules: packageModules).refusals(of: handler)
+    }
+
+    /// Whether a conformance stays within the module: the extended type, or every protocol, is one the module
+    /// declares (a qualified name's first part: `Plain.Inner`; `GatewayHandlerAPI.ConfigReader` is a module's).
+    static func isOwn(_ conformance: SwiftSourceFacts.Conformance, declared: Set<String>) -> Bool {
+        let own = { (name: String) in declared.contains(String(name.prefix { $0 != "." })) }
+        return own(conformance.type) || conformance.protocols.allSatisfy(own)
     }
 
     /// The identifiers of `text` (backticks dropped) and its attributes (`@` and the name that follows, after

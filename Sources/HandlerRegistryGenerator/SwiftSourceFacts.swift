@@ -30,6 +30,15 @@ struct SwiftSourceFacts {
         var literal: String? = nil
     }
 
+    /// An extension that adds conformances: `extension ConfigReader: @retroactive TextOutputStreamable`.
+    struct Conformance: Equatable {
+        /// The extended type as written, generic arguments dropped (`GatewayHandlerAPI.ConfigReader`, `Array`).
+        let type: String
+        /// The protocols as written, attributes dropped (`TextOutputStreamable`), a composition's each.
+        let protocols: [String]
+        let line: Int
+    }
+
     /// An `unsafeFlags` in a manifest that passes more than the harmless flags, or what cannot be read.
     struct FlagProblem: Equatable {
         let line: Int
@@ -48,6 +57,11 @@ struct SwiftSourceFacts {
     private(set) var flagProblems: [FlagProblem] = []
     /// Lines of declarations that define a symbol under a name of their own choosing (`@_silgen_name` with a body).
     private(set) var namedDefinitions: [Int] = []
+    /// The nominal types and protocols the file declares, at any depth, by name (a `typealias` is not one: it
+    /// may name another module's type).
+    private(set) var declaredTypes: [String] = []
+    /// The extensions that add conformances.
+    private(set) var conformances: [Conformance] = []
     /// Whether some reading took the file without errors.
     let readable: Bool
 
@@ -73,6 +87,8 @@ struct SwiftSourceFacts {
             Self.merge(visitor.expansions, into: &expansions)
             Self.merge(visitor.flagProblems, into: &flagProblems)
             Self.merge(visitor.namedDefinitions, into: &namedDefinitions)
+            Self.merge(visitor.declaredTypes, into: &declaredTypes)
+            Self.merge(visitor.conformances, into: &conformances)
         }
         self.readable = readable
     }
@@ -101,6 +117,8 @@ private final class FactsVisitor: SyntaxVisitor {
     var expansions: [SwiftSourceFacts.Attribute] = []
     var flagProblems: [SwiftSourceFacts.FlagProblem] = []
     var namedDefinitions: [Int] = []
+    var declaredTypes: [String] = []
+    var conformances: [SwiftSourceFacts.Conformance] = []
 
     init(tree: SourceFileSyntax, harmlessFlags: Set<String>) {
         converter = SourceLocationConverter(fileName: "", tree: tree)
@@ -130,6 +148,44 @@ private final class FactsVisitor: SyntaxVisitor {
                 name: SwiftSourceFacts.plain(node.attributeName.trimmedDescription), line: line(of: node),
                 hasEscape: node.arguments?.description.contains("\\") ?? false, literal: literal))
         return .visitChildren
+    }
+
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { declare(node.name) }
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { declare(node.name) }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { declare(node.name) }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { declare(node.name) }
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { declare(node.name) }
+
+    private func declare(_ name: TokenSyntax) -> SyntaxVisitorContinueKind {
+        declaredTypes.append(SwiftSourceFacts.plain(name.text))
+        return .visitChildren
+    }
+
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        guard let clause = node.inheritanceClause else { return .visitChildren }
+        let protocols = clause.inheritedTypes.flatMap { Self.names(in: $0.type) }
+        conformances.append(
+            .init(type: Self.written(node.extendedType), protocols: protocols, line: line(of: node.extensionKeyword)))
+        return .visitChildren
+    }
+
+    /// A type as written, without its generic arguments, attributes or sugar's brackets (`[Int]` is `Array`).
+    private static func written(_ type: TypeSyntax) -> String {
+        if let attributed = type.as(AttributedTypeSyntax.self) { return written(attributed.baseType) }
+        if type.is(ArrayTypeSyntax.self) { return "Array" }
+        if type.is(DictionaryTypeSyntax.self) { return "Dictionary" }
+        if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return "Optional" }
+        if let member = type.as(MemberTypeSyntax.self) { return written(member.baseType) + "." + member.name.text }
+        if let plain = type.as(IdentifierTypeSyntax.self) { return plain.name.text.filter { $0 != "`" } }
+        return type.trimmedDescription
+    }
+
+    /// The protocols an inherited type names: a composition's each.
+    private static func names(in type: TypeSyntax) -> [String] {
+        if let composition = type.as(CompositionTypeSyntax.self) {
+            return composition.elements.flatMap { names(in: $0.type) }
+        }
+        return [written(type)]
     }
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {

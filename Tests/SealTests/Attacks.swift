@@ -83,13 +83,59 @@ enum Attacks {
                     GatewayResponse(status: 200, headers: [("X-Accel-Redirect", "/_storegate_content/a.pdf")])
                 }
             }
+            // Conformances within the module: its own type to a protocol of the standard library's, and a type
+            // of the standard library's to its own protocol.
+            extension Plain: CustomStringConvertible { public var description: String { "plain" } }
+            protocol Greeting {}
+            extension String: Greeting {}
             let modules = [HandlerModule.module(Honest.self), .module(Asks.self), .module(Plain.self)]
             """
 
     static let all =
         servingFiles + grantingPurchases + lookingUpOthers + readingSecrets + escapingEntitlements
         + verifyingAndServing + forgingTheSeam + hidingFromTheRegistry + [writtenByAMacro] + reachingThroughAPackage
-        + cSpellings + placingCode
+        + cSpellings + placingCode + hookingTheGateway
+
+    /// A twenty-seventh reviewer's, each of which compiled and passed the check, and held at run time only because
+    /// nothing in the gateway happened to print the values: a conformance of the gateway's types to a protocol
+    /// of the standard library's holds in the whole binary (every `"\(reader)"` of the gateway would run the
+    /// module's `write(to:)` with the gateway's value, a whole-document config reader among them), and the
+    /// standard library's public `_typeByName` finds any type of the binary by a name built at run time.
+    static let hookingTheGateway =
+        [
+            (
+                "a retroactive conformance of the config reader",
+                "extension ConfigReader: @retroactive TextOutputStreamable {\n"
+                    + "    public func write<T: TextOutputStream>(to target: inout T) {}\n}",
+                "makes ConfigReader, a type it does not declare, conform to TextOutputStreamable"
+            ),
+            (
+                "an unmarked conformance of an error, named with its module",
+                "extension GatewayHandlerAPI.GatewayError: Swift.CustomDebugStringConvertible {\n"
+                    + "    public var debugDescription: String { \"\" }\n}",
+                "makes GatewayHandlerAPI.GatewayError, a type it does not declare, conform to "
+                    + "Swift.CustomDebugStringConvertible"
+            ),
+            (
+                "a conformance through a type alias, in a composition",
+                "typealias Setup = HandlerSetup\nprotocol Mine {}\n"
+                    + "extension Setup: Mine & CustomStringConvertible { public var description: String { \"\" } }",
+                "makes Setup, a type it does not declare, conform to Mine & CustomStringConvertible"
+            ),
+            (
+                "the standard library's type lookup by a name built at run time",
+                "let found = _typeByName(\"20Purchase\" + \"Verification13ContentGrantsV\")",
+                "names _typeByName, the Swift runtime's reflection or type lookup"
+            ),
+        ].map { name, source, refusal in
+            Attack(name: "hooking the gateway: \(name)", source: source, refusedBy: .registry, refusal: refusal)
+        }
+        + [
+            Attack(
+                name: "hooking the gateway: type lookup in a package from outside", source: "import Outside",
+                refusedBy: .registry, refusal: "names _typeByName, the Swift runtime's reflection or type lookup",
+                outside: [("Find.swift", "public func find(_ name: String) -> Any.Type? { _typeByName(name) }")])
+        ]
 
     /// Swift 6.3's attributes that place code where the whole binary reaches it, accepted without an experimental
     /// flag (an eighteenth reviewer's, each run against a real gateway): `@c` gave a handler's function the name
