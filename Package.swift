@@ -68,6 +68,12 @@ let package = Package(
         .executable(name: "storegate", targets: ["storegate"]),
         // The one library a handler module builds against.
         .library(name: "GatewayHandlerAPI", targets: ["GatewayHandlerAPI"]),
+        // Builds a storegate with handler modules from outside (docs/ARCHITECTURE.md, Extending it), through the
+        // two products below: for the package it writes, never for a handler module (the registry's check refuses
+        // a module that reaches StoreGateApp).
+        .executable(name: "storegate-build", targets: ["storegate-build"]),
+        .library(name: "StoreGateApp", targets: ["StoreGateApp"]),
+        .plugin(name: "HandlerRegistryPlugin", targets: ["HandlerRegistryPlugin"]),
         .executable(name: "storegate-appstore-sim", targets: ["storegate-appstore-sim"]),
     ],
     dependencies: [
@@ -231,6 +237,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("mimalloc")]
         ),
         registryGenerator,
+        .executableTarget(
+            name: "storegate-build",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
         .plugin(name: "HandlerRegistryPlugin", capability: .buildTool(), dependencies: ["HandlerRegistryGenerator"]),
 
         // Test-only gateway: the real application plus handlers that exist to exercise the front and to attack
@@ -335,7 +346,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "storegate", "storegate-testbed", "storegate-appstore-sim", "PurchaseLedger", "PurchaseVerification",
+                "storegate", "storegate-testbed", "storegate-appstore-sim", "storegate-build", "PurchaseLedger",
+                "PurchaseVerification",
                 "SignedTestData", "AppStoreSignedData",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

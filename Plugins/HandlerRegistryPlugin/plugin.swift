@@ -1,48 +1,66 @@
 import Foundation
 import PackagePlugin
 
-/// Generates `HandlerRegistry.compiledIn` for the target it is applied to: every module under `Plugins/`
-/// that the target depends on is a handler module whose main type carries the module's name. Before that,
-/// the generator refuses a handler module that depends on, or imports, a module of this package other than
-/// the handler API, that can use macros or binary targets, or whose outside dependencies (every package it
-/// reaches, all the way down) reach into this package's modules (a build error naming both). Adding a handler
-/// is a folder, its name in Package.swift, and a route in the config.
+/// Generates the registry of handler modules for the target it is applied to, after checking each module.
+///
+/// In this package (applied to StoreGateApp), every module under `Plugins/` that the target depends on is a
+/// handler module whose main type carries the module's name: `HandlerRegistry.compiledIn`. In a package of
+/// storegate-build's (applied to its executable), every library product the target depends on that is not this
+/// package's is a handler module from outside, its module named like the product: `AddedHandlers.types`.
+///
+/// Before that, the generator refuses a handler module that depends on, or imports, a module of this package
+/// other than the handler API (directly or through any package it reaches), that can use macros or binary
+/// targets, or whose outside dependencies (every package it reaches, all the way down) reach into this
+/// package's modules (a build error naming both). Adding a handler is a folder, its name in Package.swift, and a
+/// route in the config; or a package of its own, built in by storegate-build.
 @main
 struct HandlerRegistryPlugin: BuildToolPlugin {
     /// The one module of this package a handler module may build against.
     static let api = "GatewayHandlerAPI"
 
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
+
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
-        let pluginsFolder = context.package.directoryURL.appending(path: "Plugins").standardizedFileURL.path + "/"
-        let handlers = target.dependencies.compactMap { dependency -> (any SourceModuleTarget)? in
-            guard case .target(let dependencyTarget) = dependency,
-                let module = dependencyTarget as? any SourceModuleTarget,
-                module.directoryURL.standardizedFileURL.path.hasPrefix(pluginsFolder)
-            else { return nil }
-            return module
-        }
-        let packageModules = context.package.targets.map(\.name)
+        // This package is the one that holds the handler API: the package the plugin is applied in, or (in a
+        // package of storegate-build's) one of its dependencies.
+        guard
+            let storegate = ([context.package] + context.package.dependencies.map(\.package)).first(where: {
+                $0.targets.contains { $0.name == Self.api }
+            })
+        else { throw Problem(description: "no package among \(context.package.id)'s holds \(Self.api)") }
+        let builtIn = storegate.id == context.package.id
+        let ownTargets = Set(storegate.targets.map(\.id))
+        let handlers =
+            try builtIn
+            ? Self.pluginFolderModules(of: target, in: storegate) : Self.addedModules(of: target, excluding: ownTargets)
+        let packageModules = storegate.targets.map(\.name)
         var arguments = [
             "--api", Self.api, "--package-modules", packageModules.joined(separator: ","),
-            "--package-name", Self.packageName(of: context.package.id),
+            "--package-name", Self.packageName(of: storegate.id), "--registry", builtIn ? "compiled-in" : "added",
         ]
         var inputs: [URL] = []
         let owners = Self.packageFolders(of: context.package.dependencies.map(\.package))
         let ownerIds = Self.packageIds(of: context.package.dependencies.map(\.package))
         for handler in handlers.sorted(by: { $0.moduleName < $1.moduleName }) {
-            let dependencies = handler.dependencies.compactMap { dependency -> String? in
-                if case .target(let target) = dependency { target.name } else { nil }
-            }
+            let reached = Reached(from: handler.dependencies, stoppingAt: ownTargets, api: Self.api)
+            // Its own dependencies on modules of this package, and those its dependencies reach (a package from
+            // outside may depend on this one for the handler API, and on nothing else of it).
+            let dependencies = Set(
+                handler.dependencies.compactMap { dependency -> String? in
+                    if case .target(let target) = dependency { target.name } else { nil }
+                } + reached.packageModules
+            ).sorted()
             let sources = handler.sourceFiles(withSuffix: "swift").map(\.url)
-            let reached = Reached(from: handler.dependencies, stoppingAt: Self.api)
-            // Every file of the packages the reached modules belong to (a C target's public headers, a file it
-            // includes, the manifest: one that applies a build plugin is refused, as what the plugin writes is in
-            // no file), and every file SwiftPM compiles for them, wherever it lies (a folder the walk leaves out as
-            // a package of its own, a link).
+            // Every file of the packages the reached modules belong to, and of a module from outside's own (a C
+            // target's public headers, a file it includes, the manifest: one that applies a build plugin is refused,
+            // as what the plugin writes is in no file), and every file SwiftPM compiles for them, wherever it lies
+            // (a folder the walk leaves out as a package of its own, a link).
+            let folders = Set((reached.targetIds + [handler.id]).compactMap { owners[$0] })
             let outside = Set(
-                Set(reached.targetIds.compactMap { owners[$0] }).flatMap(Self.files(in:))
-                    + reached.sourceFiles.map(\.standardizedFileURL)
-            ).sorted { $0.path < $1.path }
+                folders.flatMap(Self.files(in:)) + reached.sourceFiles.map(\.standardizedFileURL)
+            ).subtracting(sources.map(\.standardizedFileURL)).sorted { $0.path < $1.path }
             // Thousands of paths (a package with C sources) would pass the limit of one argument: a file lists them.
             let outsideList = context.pluginWorkDirectoryURL.appending(path: "\(handler.moduleName).outside-sources")
             try outside.map { $0.path + "\0" }.joined().write(to: outsideList, atomically: true, encoding: .utf8)
@@ -56,15 +74,17 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
                 "--binaries", reached.binaries.sorted().joined(separator: ","),
                 "--outside-sources", outsideList.path,
                 "--outside-package-names",
-                Set(reached.targetIds.compactMap { ownerIds[$0] }).map(Self.packageName(of:)).sorted()
+                Set((reached.targetIds + [handler.id]).compactMap { ownerIds[$0] }).map(Self.packageName(of:)).sorted()
                     .joined(separator: ","),
             ]
         }
         let output = context.pluginWorkDirectoryURL
-        let files = ["CompiledInHandlers.swift"] + handlers.map { "CompiledIn+\($0.moduleName).swift" }
+        let prefix = builtIn ? "CompiledIn" : "Added"
+        let files = ["\(prefix)Handlers.swift"] + handlers.map { "\(prefix)+\($0.moduleName).swift" }
         return [
             .buildCommand(
-                displayName: "Checking handler modules and generating the registry of compiled-in handlers",
+                displayName:
+                    "Checking handler modules and generating the registry of \(builtIn ? "compiled-in" : "added") handlers",
                 executable: try context.tool(named: "HandlerRegistryGenerator").url,
                 arguments: ["--output", output.path] + arguments,
                 inputFiles: inputs,
@@ -125,18 +145,50 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         return files.sorted { $0.path < $1.path }
     }
 
-    /// What a handler module's dependencies reach, all the way down, short of the handler API (this package's).
+    /// The handler modules of this package's build: the target's dependencies under `Plugins/`.
+    static func pluginFolderModules(of target: any Target, in package: Package) -> [any SourceModuleTarget] {
+        let folder = package.directoryURL.appending(path: "Plugins").standardizedFileURL.path + "/"
+        return target.dependencies.compactMap { dependency -> (any SourceModuleTarget)? in
+            guard case .target(let dependencyTarget) = dependency,
+                let module = dependencyTarget as? any SourceModuleTarget,
+                module.directoryURL.standardizedFileURL.path.hasPrefix(folder)
+            else { return nil }
+            return module
+        }
+    }
+
+    /// The handler modules from outside a storegate-build package adds: each library product the target depends
+    /// on that is not this package's, by the module named like the product.
+    static func addedModules(of target: any Target, excluding own: Set<String>) throws -> [any SourceModuleTarget] {
+        try target.dependencies.compactMap { dependency -> (any SourceModuleTarget)? in
+            guard case .product(let product) = dependency, !product.targets.allSatisfy({ own.contains($0.id) })
+            else { return nil }
+            guard let module = product.targets.first(where: { $0.name == product.name }) as? any SourceModuleTarget,
+                product.targets.count == 1
+            else {
+                throw Problem(
+                    description: "the library product \(product.name) is not a handler module: a handler module's "
+                        + "product holds one module, named like the product (its main type's name too)")
+            }
+            return module
+        }
+    }
+
+    /// What a handler module's dependencies reach, all the way down, short of this package's modules (the handler
+    /// API a package from outside depends on, or another, which is refused).
     struct Reached {
         /// Macro modules: what a macro writes is in no source file.
         var macros: Set<String> = []
         /// Binary targets: what they hold cannot be read.
         var binaries: Set<String> = []
-        /// Every target reached.
-        var targetIds: Set<String> = []
+        /// Every target reached outside this package.
+        var targetIds: [String] = []
         /// Every file SwiftPM lists for the source modules reached (sources, headers, resources, others).
         var sourceFiles: [URL] = []
+        /// The modules of this package reached, but the handler API.
+        var packageModules: [String] = []
 
-        init(from dependencies: [TargetDependency], stoppingAt api: String) {
+        init(from dependencies: [TargetDependency], stoppingAt own: Set<String>, api: String) {
             var seen: Set<String> = []
             var pending = dependencies
             while let dependency = pending.popLast() {
@@ -146,8 +198,12 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
                     case .product(let product): product.targets
                     @unknown default: []
                     }
-                for target in targets where target.name != api && seen.insert(target.id).inserted {
-                    targetIds.insert(target.id)
+                for target in targets where seen.insert(target.id).inserted {
+                    if own.contains(target.id) {
+                        if target.name != api { packageModules.append(target.name) }
+                        continue
+                    }
+                    targetIds.append(target.id)
                     if target is BinaryArtifactTarget { binaries.insert(target.name) }
                     if let module = target as? any SourceModuleTarget {
                         if module.kind == .macro { macros.insert(target.name) }

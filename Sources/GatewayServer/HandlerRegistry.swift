@@ -4,6 +4,8 @@ import GatewayHandlerAPI
 /// gateway: the `storegate` executable passes the generated list of compiled-in modules.
 package struct HandlerRegistry: Sendable {
     private let modules: [String: HandlerModule]
+    /// Where each module came from, by name, for modules from outside (storegate-build's words).
+    private let origins: [String: String]
     /// What is wrong with the modules themselves (a name two modules claim, a name that is not one): a binary
     /// with such a problem loads no config.
     package let problems: [ConfigProblem]
@@ -16,6 +18,11 @@ package struct HandlerRegistry: Sendable {
     /// The registry of the handler modules' main types a build lists (the generated ``compiledIn``); a type that
     /// is not a handler is a problem.
     package init(types: [Any.Type]) {
+        let (modules, problems) = Self.modules(ofTypes: types)
+        self.init(modules, problems: problems)
+    }
+
+    private static func modules(ofTypes types: [Any.Type]) -> ([HandlerModule], [ConfigProblem]) {
         var modules: [HandlerModule] = []
         var problems: [ConfigProblem] = []
         for type in types {
@@ -28,10 +35,10 @@ package struct HandlerRegistry: Sendable {
             }
             modules.append(module)
         }
-        self.init(modules, problems: problems)
+        return (modules, problems)
     }
 
-    private init(_ modules: [HandlerModule], problems found: [ConfigProblem]) {
+    private init(_ modules: [HandlerModule], problems found: [ConfigProblem], origins: [String: String] = [:]) {
         var byName: [String: HandlerModule] = [:]
         var problems = found
         for module in modules {
@@ -62,12 +69,29 @@ package struct HandlerRegistry: Sendable {
         }
         self.modules = byName
         self.problems = problems
+        self.origins = origins.filter { byName[$0.key] != nil }
     }
 
     /// This registry with `more` modules added.
     package func adding(_ more: [HandlerModule]) -> HandlerRegistry {
-        HandlerRegistry(all + more)
+        HandlerRegistry(all + more, problems: problems, origins: origins)
     }
+
+    /// This registry with the handler modules whose main types are `types` added (a gateway storegate-build
+    /// builds), each from the place `origins` gives for its Swift module (`ReaderHandler`).
+    package func adding(types: [Any.Type], origins moduleOrigins: [String: String]) -> HandlerRegistry {
+        let (more, found) = Self.modules(ofTypes: types)
+        var origins = origins
+        for module in more where modules[module.name] == nil && origins[module.name] == nil {
+            let swiftModule = String(module.typeName.prefix { $0 != "." })
+            origins[module.name] = moduleOrigins[swiftModule] ?? "added"
+        }
+        // A name two modules claim is a problem whichever came first; the origin kept is the first's.
+        return HandlerRegistry(all + more, problems: problems + found, origins: origins)
+    }
+
+    /// Where the module registered as `name` came from: "built in", or what storegate-build recorded.
+    package func origin(of name: String) -> String { origins[name] ?? "built in" }
 
     /// The module registered as `name`.
     package func module(named name: String) -> HandlerModule? { modules[name] }

@@ -23,6 +23,9 @@ struct Invocation {
     }
 
     var output: String?
+    /// Which registry to write: the compiled-in modules of this package, or the modules from outside that a
+    /// package of storegate-build's adds.
+    var registry = RegistrySource.Kind.compiledIn
     var api = ""
     /// This package's own package name (`-package-name`): a package from outside with the same one is compiled as a
     /// member of this package.
@@ -41,6 +44,12 @@ struct Invocation {
             switch option {
             case "--output": output = try value(of: option)
             case "--api": api = try value(of: option)
+            case "--registry":
+                let text = try value(of: option)
+                guard let kind = RegistrySource.Kind(rawValue: text) else {
+                    throw Problem(description: "--registry is compiled-in or added, not \(text)")
+                }
+                registry = kind
             case "--package-name": packageName = try value(of: option)
             case "--package-modules": packageModules = Set(list(try value(of: option)))
             case "--handler": handlers.append(Handler(name: try value(of: option)))

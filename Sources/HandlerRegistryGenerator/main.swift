@@ -1,7 +1,7 @@
 import Foundation
 
 // Usage: HandlerRegistryGenerator [--output FOLDER] --api MODULE --package-modules M1,M2,...
-//            [--handler NAME --depends D1,D2,... --sources FILE1,FILE2,... [--macros M1,...] [--binaries B1,...]
+//            [--registry compiled-in|added] [--handler NAME --depends D1,D2,... --sources FILE1,FILE2,... [--macros M1,...] [--binaries B1,...]
 //             [--outside-sources LISTFILE]]...
 // Checks that every handler module depends on and imports no module of this package but the handler API, uses no
 // macros or binary targets, and that no source of the packages from outside it reaches (listed in LISTFILE, one
@@ -25,7 +25,7 @@ guard refusals.isEmpty else {
     exit(1)
 }
 if let output = invocation.output {
-    for (file, source) in RegistrySource.render(handlers: invocation.handlers.map(\.name)) {
+    for (file, source) in RegistrySource.render(invocation.registry, handlers: invocation.handlers.map(\.name)) {
         let path = output + "/" + file
         // Rewrite only on change, so an unchanged registry does not recompile its module.
         if (try? String(contentsOfFile: path, encoding: .utf8)) != source {

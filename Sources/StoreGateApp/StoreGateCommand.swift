@@ -60,12 +60,10 @@ extension StoreGateCommand {
     }
 
     struct Version: StoreGateSubcommand {
-        static let configuration = CommandConfiguration(abstract: "Print the version.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print the version and the handler modules built in, with where each came from.")
 
-        func run(in cli: StoreGateCLI) -> Int32 {
-            print("storegate \(StoreGateVersion.current)")
-            return 0
-        }
+        func run(in cli: StoreGateCLI) -> Int32 { cli.printVersion() }
     }
 
     struct Ledger: ParsableCommand {

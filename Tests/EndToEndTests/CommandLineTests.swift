@@ -52,12 +52,25 @@ extension EndToEnd {
             #expect(outcome.errors.isEmpty)
         }
 
-        @Test func theVersionIsPrintedBothWays() throws {
-            for arguments in [["version"], ["--version"]] {
-                let outcome = try Self.run(arguments)
-                #expect(outcome.status == 0)
-                #expect(outcome.output == "storegate 0.1.0\n")
+        @Test func theVersionIsPrintedBothWaysAndTheCommandListsEveryModuleWithWhereItCameFrom() throws {
+            let flag = try Self.run(["--version"])
+            #expect(flag.status == 0)
+            #expect(flag.output == "storegate 0.1.0\n")
+            let command = try Self.run(["version"])
+            #expect(command.status == 0)
+            let lines = command.output.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+            #expect(lines.first == "storegate 0.1.0")
+            #expect(lines.dropFirst().first == "handler modules:")
+            let modules = [
+                "catalog CatalogHandler", "download DownloadHandler", "entitlements EntitlementsHandler",
+                "metrics MetricsHandler", "notifications NotificationsHandler", "restore-sync RestoreSyncHandler",
+                "status StatusHandler", "support SupportHandler", "verify VerifyHandler",
+            ]
+            let listed = modules.map { entry in
+                let (name, module) = (entry.split(separator: " ")[0], entry.split(separator: " ")[1])
+                return "\(name) \(module).\(module) built in"
             }
+            #expect(Array(lines.dropFirst(2)) == listed, "\(command.output)")
         }
 
         @Test(arguments: [

@@ -37,7 +37,8 @@ final class VerifyDeployment: @unchecked Sendable {
         serverAPIExtra: String = "",
         extra: String = "",
         nginxAccounts: [String: String]? = nil,
-        moreRoutes: [(String, String)] = []
+        moreRoutes: [(String, String)] = [],
+        binary: URL = Binaries.testbed
     ) throws {
         self.ledgerURL = ledgerURL
         appStore = try AppStoreStandIn(
@@ -54,14 +55,16 @@ final class VerifyDeployment: @unchecked Sendable {
                 environment["STOREGATE_APPLE_SERVER_API_KEY"] = serverAPIKey.pemRepresentation
             }
         }
+        // The test gateway's own route only where it runs.
+        let echo = binary == Binaries.testbed ? [("/v1/entitlement-echo", "entitlement-echo")] : []
         var setup = GatewaySetup(
-            binary: Binaries.testbed,
+            binary: binary,
             routes: [
                 ("/v1/catalog", "catalog"), ("/v1/verify", "verify"), ("/v1/status", "status"),
-                ("/v1/entitlement-echo", "entitlement-echo"), ("/v1/restore-sync", "restore-sync"),
-                ("/v1/download", "download"), ("/v1/notifications/apple", "notifications"), ("/v1/metrics", "metrics"),
-                ("/v1/support", "support"), ("/v1/entitlements", "entitlements"),
-            ] + moreRoutes
+                ("/v1/restore-sync", "restore-sync"), ("/v1/download", "download"),
+                ("/v1/notifications/apple", "notifications"), ("/v1/metrics", "metrics"), ("/v1/support", "support"),
+                ("/v1/entitlements", "entitlements"),
+            ] + echo + moreRoutes
         )
         setup.extra = tokens + (ledgerURL.map { "ledger:\n  url: \"\($0)\"\n" } ?? "") + extra
         setup.nginxAccounts = nginxAccounts

@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+/// Handler modules from outside the repository, built in by `storegate-build` as an operator would: the example
+/// reader module answers through nginx from the gateway it built; modules that reach past the handler API, or
+/// whose names clash with another's, leave no binary. A first build compiles all of storegate again (minutes), so
+/// the test command runs this suite on its own, after the others; the builds share one work folder.
+@Suite(.serialized, .timeLimit(.minutes(40)))
+struct OutsideModules {
+    static let work = Binaries.checkout.appendingPathComponent(".build-outside")
+    static var example: URL { Binaries.checkout.appendingPathComponent("examples/reader-handler") }
+    static func fixture(_ name: String) -> URL {
+        Binaries.checkout.appendingPathComponent("Tests/Support/OutsideModules/\(name)")
+    }
+
+    /// `storegate-build` with `modules` into a fresh output folder: its exit status, everything it printed, and
+    /// the binary it wrote, if any.
+    static func build(_ modules: [URL]) throws -> (status: Int32, log: String, binary: URL?) {
+        let output = try SampleContent.makeFolder().appendingPathComponent("bin")
+        let process = Process()
+        process.executableURL = Binaries.buildFolder.appendingPathComponent("storegate-build")
+        process.arguments =
+            modules.flatMap { ["--with", $0.path] }
+            + ["--output", output.path, "--work", work.path, "--configuration", "debug"]
+        // One pipe for both: a long build log on one stream cannot stall the other.
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let log = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let binary = output.appendingPathComponent("storegate")
+        return (
+            process.terminationStatus, log, FileManager.default.isExecutableFile(atPath: binary.path) ? binary : nil
+        )
+    }
+
+    @Test func theExampleReaderModuleIsBuiltInAndAnswersThroughNginxBehindTheAccount() throws {
+        let built = try Self.build([Self.example])
+        #expect(built.status == 0, "\(built.log.suffix(4000))")
+        let binary = try #require(built.binary, "\(built.log.suffix(4000))")
+
+        let version = try EndToEnd.CommandLine.run(["version"], binary: binary)
+        #expect(version.status == 0, "\(version.errors)")
+        let lines = version.output.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(lines.first == "storegate 0.1.0")
+        #expect(lines.contains("reader ReaderHandler.ReaderHandler \(Self.example.path) (local folder)"), "\(lines)")
+        #expect(lines.contains("catalog CatalogHandler.CatalogHandler built in"), "\(lines)")
+
+        let gateway = try VerifyDeployment(
+            apple: VerifyDeployment.trustingTestChain, delivery: "stream",
+            extra: """
+                accounts:
+                  asserted_by: [signed]
+                  secret: \(EndToEnd.Accounts.secret)
+                handlers:
+                  reader:
+                    title: "Alice's <books>"
+
+                """,
+            moreRoutes: [("/v1/reader", "reader")], binary: binary)
+        defer { gateway.stop() }
+        let anonymous = try gateway.deployment.request("/v1/reader")
+        #expect(anonymous.status == 401, "\(anonymous.text)")
+        #expect(anonymous.errorCode == "account_required")
+
+        let empty = try gateway.deployment.request("/v1/reader", headers: [EndToEnd.Accounts.asserting("alice")])
+        #expect(empty.status == 200, "\(empty.text)")
+        #expect(empty.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(empty.text.contains("<h1>Alice&#39;s &lt;books&gt;</h1>"), "\(empty.text)")
+        #expect(empty.text.contains("Nothing here yet"))
+
+        let issue = try EndToEnd.SignedTransactions.signed(SampleContent.issueId, EndToEnd.Accounts.id())
+        let bought = try EndToEnd.Accounts.post("verify", [issue], as: "alice", to: gateway)
+        #expect(bought.status == 200, "\(bought.text)")
+        let library = try gateway.deployment.request("/v1/reader", headers: [EndToEnd.Accounts.asserting("alice")])
+        #expect(library.status == 200, "\(library.text)")
+        #expect(library.text.contains("<li data-product=\"\(SampleContent.issueId)\">Issue 1</li>"), "\(library.text)")
+        let other = try gateway.deployment.request("/v1/reader", headers: [EndToEnd.Accounts.asserting("bob")])
+        #expect(other.text.contains("Nothing here yet"), "\(other.text)")
+        // The gateway's own routes are there beside it.
+        #expect(try gateway.deployment.request("/v1/catalog").status == 200)
+    }
+
+    /// The example as a module of one's own is kept: in a git repository, naming storegate by a URL (one that
+    /// answers nothing here; its last part is this checkout's folder's name, so SwiftPM takes the checkout for it),
+    /// built in at a tag.
+    @Test func aModuleFromAGitRepositoryIsBuiltInAtItsTagAndListedWithItsCommit() throws {
+        let repository = try SampleContent.makeFolder().appendingPathComponent("reader-git")
+        let files = FileManager.default
+        try files.createDirectory(at: repository, withIntermediateDirectories: true)
+        for folder in ["Sources", "Tests"] {
+            try files.copyItem(
+                at: Self.example.appendingPathComponent(folder), to: repository.appendingPathComponent(folder))
+        }
+        let storegate = Binaries.checkout.lastPathComponent
+        let manifest = try String(contentsOf: Self.example.appendingPathComponent("Package.swift"), encoding: .utf8)
+            .replacingOccurrences(
+                of: #".package(name: "storegate", path: "../..")"#,
+                with: ".package(url: \"https://git.example.invalid/you/\(storegate).git\", from: \"0.1.0\")"
+            )
+            .replacingOccurrences(of: #"package: "storegate""#, with: "package: \"\(storegate)\"")
+        #expect(manifest.contains("git.example.invalid"))
+        try manifest.write(to: repository.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        for arguments in [
+            ["init", "-q"], ["add", "-A"],
+            ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "reader"],
+            ["tag", "1.0.0"],
+        ] {
+            #expect(try EndToEnd.CommandLine.run(["-C", repository.path] + arguments, binary: Self.git).status == 0)
+        }
+        let commit = try EndToEnd.CommandLine.run(["-C", repository.path, "rev-parse", "HEAD"], binary: Self.git)
+            .output.prefix(12)
+
+        let missing = try Self.build([URL(fileURLWithPath: repository.path + "@9.9.9")])
+        #expect(missing.status != 0)
+        #expect(missing.log.contains("storegate-build: error: \(repository.path) has no tag, branch or commit 9.9.9"))
+        #expect(missing.binary == nil)
+
+        let built = try Self.build([URL(fileURLWithPath: repository.path + "@1.0.0")])
+        #expect(built.status == 0, "\(built.log.suffix(4000))")
+        let binary = try #require(built.binary)
+        let version = try EndToEnd.CommandLine.run(["version"], binary: binary)
+        let lines = version.output.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(
+            lines.contains("reader ReaderHandler.ReaderHandler \(repository.path)@1.0.0 (commit \(commit))"),
+            "\(version.output)")
+    }
+
+    static let git = URL(fileURLWithPath: "/usr/bin/git")
+
+    @Test func outsideModulesThatReachPastTheHandlerAPIDoNotBuild() throws {
+        let built = try Self.build([Self.fixture("bypass-handlers")])
+        #expect(built.status != 0)
+        #expect(built.binary == nil)
+        // Each is refused by the registry's check, by name, with what it must not reach.
+        #expect(
+            built.log.contains("handler module LedgerWritingHandler names PurchaseLedger, a module of this package"),
+            "\(built.log.suffix(6000))")
+        #expect(
+            built.log.contains(
+                "handler module LedgerWritingHandler depends on StoreGateApp, a module of this package"),
+            "\(built.log.suffix(6000))")
+        #expect(
+            built.log.contains(
+                "handler module SmuggledContentHandler depends on StoreGateApp, a module of this package"),
+            "\(built.log.suffix(6000))")
+        #expect(built.log.contains("handler module TestableHandler uses @testable"), "\(built.log.suffix(6000))")
+        #expect(built.log.contains("storegate-build: error: the build failed"))
+    }
+
+    @Test func aModuleNamedLikeABuiltInOneIsRefusedBeforeBuildingNamingBoth() throws {
+        let built = try Self.build([Self.fixture("module-clash")])
+        #expect(built.status != 0)
+        #expect(built.binary == nil)
+        #expect(
+            built.log.contains(
+                "two handler modules are named CatalogHandler: one from storegate (built in), one from "
+                    + "\(Self.fixture("module-clash").path) (local folder)"), "\(built.log)")
+        #expect(!built.log.contains("Compiling"), "nothing is built")
+    }
+
+    @Test func twoModulesThatAnswerToOneHandlerNameLeaveNoBinaryNamingBoth() throws {
+        let built = try Self.build([Self.example, Self.fixture("name-clash")])
+        #expect(built.status != 0)
+        #expect(built.binary == nil)
+        #expect(
+            built.log.contains(
+                "both ReaderHandler.ReaderHandler and SecondReaderHandler.SecondReaderHandler have this name"),
+            "\(built.log.suffix(4000))")
+    }
+}

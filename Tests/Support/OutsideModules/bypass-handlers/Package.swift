@@ -1,0 +1,32 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// Handler modules from outside that try to reach past the handler API, as a hurried author might; storegate-build
+// must refuse each (Tests/EndToEndTests/OutsideModuleTests.swift), before anything of theirs is compiled in.
+let package = Package(
+    name: "bypass-handlers",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "LedgerWritingHandler", targets: ["LedgerWritingHandler"]),
+        .library(name: "SmuggledContentHandler", targets: ["SmuggledContentHandler"]),
+        .library(name: "TestableHandler", targets: ["TestableHandler"]),
+    ],
+    dependencies: [.package(name: "storegate", path: "../../../..")],
+    targets: [
+        // Imports the ledger's module to record a purchase of its own (with the gateway's application for the
+        // ledger's own dependencies, so that it compiles).
+        .target(
+            name: "LedgerWritingHandler",
+            dependencies: [
+                .product(name: "GatewayHandlerAPI", package: "storegate"),
+                .product(name: "StoreGateApp", package: "storegate"),
+            ]),
+        // Serves content through a helper module that depends on the gateway's own application.
+        .target(
+            name: "SmuggledContentHandler",
+            dependencies: [.product(name: "GatewayHandlerAPI", package: "storegate"), "Smuggler"]),
+        .target(name: "Smuggler", dependencies: [.product(name: "StoreGateApp", package: "storegate")]),
+        // Opens the handler API's package internals in a debug build (a content delivery of its own making).
+        .target(name: "TestableHandler", dependencies: [.product(name: "GatewayHandlerAPI", package: "storegate")]),
+    ]
+)
