@@ -73,6 +73,7 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
                 "--macros", reached.macros.sorted().joined(separator: ","),
                 "--binaries", reached.binaries.sorted().joined(separator: ","),
                 "--outside-sources", outsideList.path,
+                "--outside-modules", (reached.targetNames + [handler.name]).sorted().joined(separator: ","),
                 "--outside-package-names",
                 Set((reached.targetIds + [handler.id]).compactMap { ownerIds[$0] }).map(Self.packageName(of:)).sorted()
                     .joined(separator: ","),
@@ -113,15 +114,17 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
     }
 
     /// The package name SwiftPM passes as `-package-name` for a package identity, or one coarser: every character
-    /// but a lowercase ASCII letter or digit becomes `_` (SwiftPM keeps some other letters), and a leading digit
-    /// gets a `_` before it. So two identities that SwiftPM gives one package name (`storegate-main` and
-    /// `storegate.main`) have one here too.
+    /// but a lowercase ASCII letter or digit becomes `_` (SwiftPM keeps some other letters), and so does a leading
+    /// digit (SwiftPM replaces it; prefixing a `_` instead let `1storegate` and `_storegate`, one name to SwiftPM,
+    /// pass as two: a twenty-eighth reviewer's). So two identities that SwiftPM gives one package name
+    /// (`storegate-main` and `storegate.main`) have one here too.
     static func packageName(of identity: String) -> String {
-        let name = String(
-            identity.lowercased().unicodeScalars.map { scalar -> Character in
-                ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) ? Character(scalar) : "_"
-            })
-        return name.first?.isNumber == true ? "_" + name : name
+        let name = identity.lowercased().unicodeScalars.enumerated().map { index, scalar -> Character in
+            let letter = ("a"..."z").contains(scalar)
+            let digit = ("0"..."9").contains(scalar)
+            return letter || (digit && index > 0) ? Character(scalar) : "_"
+        }
+        return String(name)
     }
 
     /// Every regular file under a package's `folder`, but for build products, version control, and packages
@@ -181,8 +184,9 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         var macros: Set<String> = []
         /// Binary targets: what they hold cannot be read.
         var binaries: Set<String> = []
-        /// Every target reached outside this package.
+        /// Every target reached outside this package, and its name.
         var targetIds: [String] = []
+        var targetNames: [String] = []
         /// Every file SwiftPM lists for the source modules reached (sources, headers, resources, others).
         var sourceFiles: [URL] = []
         /// The modules of this package reached, but the handler API.
@@ -204,6 +208,7 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
                         continue
                     }
                     targetIds.append(target.id)
+                    targetNames.append(target.name)
                     if target is BinaryArtifactTarget { binaries.insert(target.name) }
                     if let module = target as? any SourceModuleTarget {
                         if module.kind == .macro { macros.insert(target.name) }

@@ -20,9 +20,9 @@ struct SupportPage {
         var body = """
             <h1>Customer purchases</h1>
             <form method="get"><label>Order id, transaction id, original transaction id or grant id
-            <input name="q" value="\(Self.escape(searched))" autofocus size="30"></label> <button>Look up</button></form>
+            <input name="q" value="\(HTMLText.escaped(searched))" autofocus size="30"></label> <button>Look up</button></form>
             """
-        if let problem { body += "<p class=\"problem\">\(Self.escape(problem))</p>" }
+        if let problem { body += "<p class=\"problem\">\(HTMLText.escaped(problem))</p>" }
         if let lookup { body += results(lookup) }
         return """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><title>StoreGate support</title>
@@ -41,31 +41,32 @@ struct SupportPage {
                 + (history.originalTransactionId.addingPercentEncoding(
                     withAllowedCharacters: .alphanumerics) ?? "")
             html +=
-                "<section class=\"purchase\"><h2><a href=\"\(Self.escape(link))\">\(Self.escape(heading))</a></h2>"
+                "<section class=\"purchase\"><h2><a href=\"\(HTMLText.escaped(link))\">\(HTMLText.escaped(heading))</a></h2>"
                 + "<ol class=\"timeline\">"
             for event in history.timeline {
                 html +=
                     "<li class=\"\(event.kind == .refunded ? "refunded" : "event")\">"
-                    + "<time datetime=\"\(Self.escape(event.at.formatted(.iso8601)))\">"
-                    + "\(Self.escape(SupportTime(date: event.at, now: now).text))</time> "
-                    + "<b>\(Self.escape(event.kind.rawValue))</b> <span>\(Self.escape(event.detail))</span></li>"
+                    + "<time datetime=\"\(HTMLText.escaped(event.at.formatted(.iso8601)))\">"
+                    + "\(HTMLText.escaped(SupportTime(date: event.at, now: now).text))</time> "
+                    + "<b>\(HTMLText.escaped(event.kind.rawValue))</b> <span>\(HTMLText.escaped(event.detail))</span></li>"
             }
             html += "</ol></section>"
         }
         html += "<section class=\"apple\"><h2>Apple now</h2>"
         if let view = lookup.storeView {
-            html += "<p>\(Self.escape(view.environment)): \(view.transactions.count) transaction(s)</p><table>"
+            html += "<p>\(HTMLText.escaped(view.environment)): \(view.transactions.count) transaction(s)</p><table>"
             html += "<tr><th>transaction</th><th>product</th><th>bought</th><th>expires</th><th>refunded</th></tr>"
             for transaction in view.transactions {
                 let cells = [
                     transaction.transactionId, transaction.productId, date(transaction.purchaseDate),
                     date(transaction.expiresDate), date(transaction.cancellationDate),
                 ]
-                html += "<tr>" + cells.map { "<td>\(Self.escape($0))</td>" }.joined() + "</tr>"
+                html += "<tr>" + cells.map { "<td>\(HTMLText.escaped($0))</td>" }.joined() + "</tr>"
             }
             html += "</table>"
         } else {
-            html += "<p>\(Self.escape(lookup.storeProblem ?? "Not asked: apple.server_api is not configured."))</p>"
+            html +=
+                "<p>\(HTMLText.escaped(lookup.storeProblem ?? "Not asked: apple.server_api is not configured."))</p>"
         }
         return html + "</section>"
     }
@@ -80,22 +81,6 @@ struct SupportPage {
             return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
         }
         return nil
-    }
-
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 
     private static let style = """

@@ -74,6 +74,12 @@ struct HandlerCheck {
                     + "\(name), this package's own (SwiftPM names both from their folders or URLs, punctuation made _): "
                     + "its modules would see this package's package declarations; rename its folder")
         }
+        for module in Set(handler.outsideModules).intersection(ToolchainModules.names).sorted() {
+            refusals.append(
+                "error: handler module \(handler.name) depends on a module named \(module), as the toolchain's own: "
+                    + "a build keeps its modules where the compiler looks first, so every module compiled after it, the "
+                    + "gateway's included, would take it for the toolchain's; rename it")
+        }
         let mangled = MangledReferences(modules: packageModules)
         let read = handler.sources.map { file in
             (file, FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) })

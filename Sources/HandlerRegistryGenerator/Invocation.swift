@@ -16,6 +16,8 @@ struct Invocation {
         var outsideSources: [String] = []
         /// The package names (`-package-name`) of the packages from outside it reaches.
         var outsidePackageNames: [String] = []
+        /// The names of the modules from outside it reaches, and its own.
+        var outsideModules: [String] = []
     }
 
     struct Problem: Error, CustomStringConvertible {
@@ -57,7 +59,8 @@ struct Invocation {
                 // One path per argument: a file's name may hold any character but NUL (a comma, a line end).
                 guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }
                 handlers[handlers.count - 1].sources.append(try value(of: option))
-            case "--depends", "--macros", "--binaries", "--outside-sources", "--outside-package-names":
+            case "--depends", "--macros", "--binaries", "--outside-sources", "--outside-package-names",
+                "--outside-modules":
                 guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }
                 let text = try value(of: option)
                 let values = list(text)
@@ -66,6 +69,7 @@ struct Invocation {
                 case "--macros": handlers[handlers.count - 1].macros = values
                 case "--binaries": handlers[handlers.count - 1].binaries = values
                 case "--outside-package-names": handlers[handlers.count - 1].outsidePackageNames = values
+                case "--outside-modules": handlers[handlers.count - 1].outsideModules = values
                 default:
                     // A file that lists them, each ended by a NUL (the one character no path holds).
                     guard let listed = try? String(contentsOfFile: text, encoding: .utf8) else {

@@ -164,6 +164,12 @@ struct OutsideSourceCheck {
                         + "this package through \(api) alone")
             }
         }
+        // `GatewayText::JSONWriter` reaches a module the API loads without importing it (a twenty-eighth reviewer's).
+        for selector in facts.moduleSelectors where selector.module != api && packageModules.contains(selector.module) {
+            refusals.append(
+                "\(place(selector.line)) names \(selector.module)::, a module of this package, by a module selector; a "
+                    + "handler module reaches this package through \(api) alone")
+        }
         return refusals
     }
 

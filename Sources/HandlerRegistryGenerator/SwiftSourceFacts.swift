@@ -62,6 +62,9 @@ struct SwiftSourceFacts {
     private(set) var declaredTypes: [String] = []
     /// The extensions that add conformances.
     private(set) var conformances: [Conformance] = []
+    /// Module selectors (`GatewayText::JSONWriter`), by module: a selector finds a declaration in any module that
+    /// is loaded, imported by the file or not.
+    private(set) var moduleSelectors: [Import] = []
     /// Whether some reading took the file without errors.
     let readable: Bool
 
@@ -89,6 +92,7 @@ struct SwiftSourceFacts {
             Self.merge(visitor.namedDefinitions, into: &namedDefinitions)
             Self.merge(visitor.declaredTypes, into: &declaredTypes)
             Self.merge(visitor.conformances, into: &conformances)
+            Self.merge(visitor.moduleSelectors, into: &moduleSelectors)
         }
         self.readable = readable
     }
@@ -119,6 +123,7 @@ private final class FactsVisitor: SyntaxVisitor {
     var namedDefinitions: [Int] = []
     var declaredTypes: [String] = []
     var conformances: [SwiftSourceFacts.Conformance] = []
+    var moduleSelectors: [SwiftSourceFacts.Import] = []
 
     init(tree: SourceFileSyntax, harmlessFlags: Set<String>) {
         converter = SourceLocationConverter(fileName: "", tree: tree)
@@ -147,6 +152,12 @@ private final class FactsVisitor: SyntaxVisitor {
             .init(
                 name: SwiftSourceFacts.plain(node.attributeName.trimmedDescription), line: line(of: node),
                 hasEscape: node.arguments?.description.contains("\\") ?? false, literal: literal))
+        return .visitChildren
+    }
+
+    override func visit(_ node: ModuleSelectorSyntax) -> SyntaxVisitorContinueKind {
+        moduleSelectors.append(
+            .init(module: SwiftSourceFacts.plain(node.moduleName.text), attributes: [], line: line(of: node)))
         return .visitChildren
     }
 

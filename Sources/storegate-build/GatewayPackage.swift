@@ -70,8 +70,11 @@ struct GatewayPackage {
         try Self.update(sources.appending(path: "ModuleOrigins.swift"), with: origins())
     }
 
-    /// Builds the executable; its binary.
+    /// Builds the executable, once every package storegate builds with comes from where storegate says; its binary.
     func build(configuration: String) throws -> URL {
+        let storegateGraph = try DependencyGraph(of: checkout.folder, resolving: false)
+        try storegateGraph.refuseStandIns(among: modules)
+        try DependencyGraph(of: folder, resolving: true).check(against: storegateGraph)
         let arguments = ["build", "--package-path", folder.path, "-c", configuration, "--product", Self.executable]
         guard try Subprocess.stream("swift", arguments) == 0 else {
             throw BuildProblem(

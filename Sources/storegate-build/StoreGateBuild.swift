@@ -74,8 +74,8 @@ struct StoreGateBuild: ParsableCommand {
         let version = try Subprocess.run(binary.path, ["version"])
         guard version.status == 0 else {
             throw BuildProblem(
-                "the built storegate refuses its handler modules, so it was not written:\n\(version.errors)"
-                    + "give each module a handler name of its own (its main type's static name)")
+                "the built storegate refuses its handler modules, so it was not written:\n"
+                    + version.errors.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         let folder = URL(fileURLWithPath: output).standardizedFileURL
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

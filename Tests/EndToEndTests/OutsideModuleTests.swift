@@ -129,6 +129,51 @@ struct OutsideModules {
 
     static let git = URL(fileURLWithPath: "/usr/bin/git")
 
+    /// A module package that brings a package of the same name as one storegate builds with (a folder named
+    /// `swift-log`, a fork) would have SwiftPM build that one for storegate too, which only warns: a twenty-eighth
+    /// reviewer's `swift-crypto` kept every key storegate made. storegate-build refuses it before building.
+    @Test func aModulePackageThatBringsItsOwnCopyOfOneOfStoregatesPackagesIsRefused() throws {
+        let folder = try SampleContent.makeFolder()
+        let fork = folder.appendingPathComponent("swift-log")
+        let files = FileManager.default
+        try files.copyItem(at: Binaries.checkout.appendingPathComponent(".build/checkouts/swift-log"), to: fork)
+        try? files.removeItem(at: fork.appendingPathComponent(".git"))
+        let module = folder.appendingPathComponent("logging-module")
+        try files.createDirectory(
+            at: module.appendingPathComponent("Sources/ForkedLogHandler"), withIntermediateDirectories: true)
+        try """
+        // swift-tools-version: 6.2
+        import PackageDescription
+        let package = Package(
+            name: "logging-module", platforms: [.macOS(.v15)],
+            products: [.library(name: "ForkedLogHandler", targets: ["ForkedLogHandler"])],
+            dependencies: [
+                .package(name: "storegate", path: \(String(reflecting: Binaries.checkout.path))),
+                .package(path: "../swift-log"),
+            ],
+            targets: [
+                .target(
+                    name: "ForkedLogHandler",
+                    dependencies: [
+                        .product(name: "GatewayHandlerAPI", package: "storegate"),
+                        .product(name: "Logging", package: "swift-log"),
+                    ])
+            ])
+        """.write(to: module.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "import GatewayHandlerAPI\n".write(
+            to: module.appendingPathComponent("Sources/ForkedLogHandler/ForkedLogHandler.swift"), atomically: true,
+            encoding: .utf8)
+        let built = try Self.build([module])
+        #expect(built.status != 0)
+        #expect(built.binary == nil)
+        #expect(
+            built.log.contains(
+                "storegate-build: error: storegate builds with swift-log from https://github.com/apple/swift-log; a "
+                    + "module package names another package of that name (a local folder)"),
+            "\(built.log.suffix(3000))")
+        #expect(!built.log.contains("Compiling"), "nothing is built")
+    }
+
     @Test func outsideModulesThatReachPastTheHandlerAPIDoNotBuild() throws {
         let built = try Self.build([Self.fixture("bypass-handlers")])
         #expect(built.status != 0)

@@ -24,6 +24,8 @@ enum Attacks {
         var binaries: [String] = []
         /// Source files of packages from outside this one that the plugin's dependencies reach (for the registry).
         var outside: [(name: String, text: String)] = []
+        /// The names of the modules from outside the plugin's dependencies reach (for the registry).
+        var outsideModules: [String] = []
 
         var testDescription: String { name }
     }
@@ -131,10 +133,27 @@ enum Attacks {
             Attack(name: "hooking the gateway: \(name)", source: source, refusedBy: .registry, refusal: refusal)
         }
         + [
+            // A twenty-eighth reviewer's: a module of a package from outside named like the toolchain's
+            // Synchronization was taken for it by the gateway's own modules, and kept what each Mutex guarded.
+            Attack(
+                name: "a module from outside named like one of the toolchain's", source: "import Outside",
+                refusedBy: .registry,
+                refusal: "depends on a module named Synchronization, as the toolchain's own",
+                outside: [("Mutex.swift", "public struct Mutex<Value> {}")], outsideModules: ["Synchronization"]),
+            Attack(
+                name: "a module from outside named like a C module of the toolchain's", source: "import Outside",
+                refusedBy: .registry, refusal: "depends on a module named SwiftGlibc, as the toolchain's own",
+                outside: [("Shim.swift", "public let shim = 1")], outsideModules: ["SwiftGlibc"]),
+            // A twenty-eighth reviewer's: a selector finds a declaration in any module the API loads.
+            Attack(
+                name: "reaching a module of this package by a module selector in a package from outside",
+                source: "import Outside", refusedBy: .registry,
+                refusal: "names GatewayText::, a module of this package, by a module selector",
+                outside: [("Reach.swift", "import GatewayHandlerAPI\npublic let w = GatewayText::JSONWriter()")]),
             Attack(
                 name: "hooking the gateway: type lookup in a package from outside", source: "import Outside",
                 refusedBy: .registry, refusal: "names _typeByName, the Swift runtime's reflection or type lookup",
-                outside: [("Find.swift", "public func find(_ name: String) -> Any.Type? { _typeByName(name) }")])
+                outside: [("Find.swift", "public func find(_ name: String) -> Any.Type? { _typeByName(name) }")]),
         ]
 
     /// Swift 6.3's attributes that place code where the whole binary reaches it, accepted without an experimental

@@ -3,8 +3,8 @@ import Foundation
 /// Builds, with SwiftPM, a small package laid out as this one: the registry's build plugin and its generator (this
 /// package's own, linked in), a handler API target, handler modules under `Plugins/` and an app that applies the
 /// plugin. Each handler module depends on a local package of its own, so what the plugin hands the check (which
-/// files, which package names) is what SwiftPM really resolved. The root's folder is `storegate-main`, as a
-/// GitHub archive names it.
+/// files, which package names) is what SwiftPM really resolved. The root's folder is `storegate-main` (as a
+/// GitHub archive names it) unless a test names another.
 struct PluginBuild {
     /// A package from outside: its folder name and its files (path and text), and links (path and target).
     struct Helper {
@@ -25,11 +25,11 @@ struct PluginBuild {
         .deletingLastPathComponent()
 
     /// The build's output, with a handler module `Probe<n>Handler` depending on the `Helper<n>` product of each of
-    /// `helpers`, in order.
-    static func build(_ helpers: [Helper]) async throws -> ToolRun {
+    /// `helpers`, in order, the root's folder named `root`.
+    static func build(_ helpers: [Helper], root rootFolder: String = "storegate-main") async throws -> ToolRun {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-build-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let package = folder.appendingPathComponent("storegate-main")
+        let package = folder.appendingPathComponent(rootFolder)
         func write(_ text: String, to path: String, in base: URL) throws {
             let file = base.appendingPathComponent(path)
             try FileManager.default.createDirectory(

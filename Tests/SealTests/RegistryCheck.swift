@@ -12,10 +12,12 @@ struct RegistryCheck {
 
     /// Runs the check with `source` as the handler module, declared with `dependencies` on the package's modules,
     /// reaching the macro modules `macros`, the binary targets `binaries` and, from packages outside this one, the
-    /// files `outside` (name and text) and `outsideFiles` (paths); the module's file is named `fileName` if given.
+    /// files `outside` (name and text) and `outsideFiles` (paths) of the modules `outsideModules`; the module's
+    /// file is named `fileName` if given.
     func check(
         _ source: String, dependencies: [String] = [], macros: [String] = [], binaries: [String] = [],
-        outside: [(name: String, text: String)] = [], outsideFiles: [String] = [], fileName: String? = nil
+        outside: [(name: String, text: String)] = [], outsideFiles: [String] = [], outsideModules: [String] = [],
+        fileName: String? = nil
     ) async throws -> ToolRun {
         let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let generator = binary.deletingLastPathComponent().appendingPathComponent("HandlerRegistryGenerator")
@@ -34,7 +36,7 @@ struct RegistryCheck {
             "--api", "GatewayHandlerAPI", "--package-modules", Self.packageModules.joined(separator: ","),
             "--handler", "BypassPlugin", "--depends", dependencies.joined(separator: ","), "--macros",
             macros.joined(separator: ","), "--binaries", binaries.joined(separator: ","), "--outside-sources",
-            list.path, "--source",
+            list.path, "--outside-modules", outsideModules.joined(separator: ","), "--source",
         ]
         return try await ToolRun(generator, arguments, on: source, named: fileName)
     }

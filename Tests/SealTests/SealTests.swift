@@ -161,6 +161,24 @@ import Testing
                     + "storegate_main, this package's own"), "\(built.output.suffix(3_000))")
     }
 
+    /// SwiftPM makes a leading digit of a package's identity `_`: a root in `1storegate-main` and a package from
+    /// outside in `_storegate-main` are one package to it (storegate-build's package names the checkout as the
+    /// modules do, so a module package chooses that name). A twenty-eighth reviewer's module package opened every
+    /// `package` declaration of the handler API so, and served a file of its choosing.
+    @Test func aPackageNamedAsThisOneWithALeadingDigitMadeUnderscoreIsRefused() async throws {
+        let built = try await PluginBuild.build(
+            [
+                PluginBuild.Helper(
+                    folder: "_storegate-main", files: [("Sources/HELPER/Plain.swift", "public let a = 1\n")])
+            ],
+            root: "1storegate-main")
+        #expect(!built.succeeded)
+        #expect(
+            built.output.contains(
+                "error: handler module Probe0Handler depends on a package from outside whose package name is "
+                    + "_storegate_main, this package's own"), "\(built.output.suffix(3_000))")
+    }
+
     @Test(arguments: Attacks.all)
     func anAttackIsRefused(_ attack: Attacks.Attack) async throws {
         let source = Attacks.header + attack.source
@@ -172,7 +190,7 @@ import Testing
         case .registry:
             let result = try await registry.check(
                 source, dependencies: attack.dependencies, macros: attack.macros, binaries: attack.binaries,
-                outside: attack.outside)
+                outside: attack.outside, outsideModules: attack.outsideModules)
             #expect(!result.succeeded, "the registry accepted: \(attack.name)")
             #expect(result.output.contains(attack.refusal), "\(attack.name): \(result.output)")
             #expect(result.output.contains("handler module BypassPlugin"), "\(result.output)")

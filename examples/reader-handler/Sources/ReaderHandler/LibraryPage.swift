@@ -1,4 +1,5 @@
 import Foundation
+import GatewayHandlerAPI
 
 /// The reader's page: plain values in, HTML out, every text escaped (a product title is the catalog's, an
 /// account id the app's: neither is trusted as markup).
@@ -36,10 +37,10 @@ public struct LibraryPage: Sendable, Equatable {
         return """
             <!doctype html>
             <html lang="en">
-            <head><meta charset="utf-8"><title>\(Self.escaped(heading))</title></head>
+            <head><meta charset="utf-8"><title>\(HTMLText.escaped(heading))</title></head>
             <body>
-            <h1>\(Self.escaped(heading))</h1>
-            <p class="account">Signed in as \(Self.escaped(accountId))</p>
+            <h1>\(HTMLText.escaped(heading))</h1>
+            <p class="account">Signed in as \(HTMLText.escaped(accountId))</p>
             \(list)
             </body>
             </html>
@@ -49,23 +50,6 @@ public struct LibraryPage: Sendable, Equatable {
 
     private static func row(_ item: Item) -> String {
         let until = item.expires.map { " <span class=\"until\">until \($0.formatted(.iso8601))</span>" } ?? ""
-        return "<li data-product=\"\(escaped(item.productId))\">\(escaped(item.title))\(until)</li>"
-    }
-
-    /// `text` with the five characters HTML gives meaning to written as references.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
+        return "<li data-product=\"\(HTMLText.escaped(item.productId))\">\(HTMLText.escaped(item.title))\(until)</li>"
     }
 }

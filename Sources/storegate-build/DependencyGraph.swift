@@ -1,0 +1,65 @@
+import Foundation
+
+/// Where a package's build takes each package from outside, by identity: its `Package.resolved`. Only packages
+/// from a repository or a registry are pinned there; one taken from a folder is not.
+struct DependencyGraph {
+    /// Each pinned package's location.
+    let locations: [String: String]
+
+    /// The pins of the package at `folder`; with `resolving`, resolved first (SwiftPM's lock is the package's
+    /// own build folder's, so this never waits for another build of the checkout).
+    init(of folder: URL, resolving: Bool) throws {
+        if resolving {
+            let resolved = try Subprocess.run("swift", ["package", "--package-path", folder.path, "resolve"])
+            guard resolved.status == 0 else {
+                throw BuildProblem("cannot resolve the packages of \(folder.path):\n\(resolved.errors)")
+            }
+        }
+        let file = folder.appending(path: "Package.resolved")
+        guard let data = FileManager.default.contents(atPath: file.path),
+            let resolved = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
+            throw BuildProblem(
+                "\(folder.path) has no Package.resolved: resolve its packages first (swift package resolve)")
+        }
+        var locations: [String: String] = [:]
+        for pin in resolved["pins"] as? [[String: Any]] ?? [] {
+            if let identity = pin["identity"] as? String, let location = pin["location"] as? String {
+                locations[identity] = location
+            }
+        }
+        self.locations = locations
+    }
+
+    /// Refuses a module package that has the name of a package in this graph (storegate's): its folder named
+    /// `yams` would stand in for storegate's.
+    func refuseStandIns(among modules: [ModulePackage]) throws {
+        for module in modules where locations[module.identity] != nil {
+            throw BuildProblem(
+                "the module package at \(module.folder.path) has the name of a package storegate builds with "
+                    + "(\(module.identity)), so SwiftPM would build it in that one's place; give its folder another name"
+            )
+        }
+    }
+
+    /// Refuses a graph where a package storegate builds with would come from elsewhere: SwiftPM keys packages by
+    /// identity, so a module package's own `swift-crypto` (a folder so named, a fork) would be built for storegate
+    /// too, and SwiftPM only warns (a twenty-eighth reviewer's read every secret through a forked `SymmetricKey`).
+    func check(against storegate: DependencyGraph) throws {
+        for (identity, location) in storegate.locations.sorted(by: { $0.key < $1.key }) {
+            let here = locations[identity]
+            guard let here, Self.normalized(here) == Self.normalized(location) else {
+                throw BuildProblem(
+                    "storegate builds with \(identity) from \(location); a module package names another package of "
+                        + "that name (\(here ?? "a local folder")), which SwiftPM would build in its place, for "
+                        + "storegate too. Depend on storegate's, or give yours another name")
+            }
+        }
+    }
+
+    /// `https://github.com/apple/swift-atomics.git` and `…/Swift-Atomics` are one place.
+    private static func normalized(_ url: String) -> String {
+        let lower = url.lowercased()
+        return lower.hasSuffix(".git") ? String(lower.dropLast(4)) : lower
+    }
+}
