@@ -81,18 +81,19 @@ struct HandlerCheck {
                     + "gateway's included, would take it for the toolchain's; rename it")
         }
         let mangled = MangledReferences(modules: packageModules)
-        let read = handler.sources.map { file in
-            (file, FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) })
+        // Each file read and parsed once; the types the module declares come from all of them.
+        let parsed = handler.sources.map { file in
+            let data = FileManager.default.contents(atPath: file)
+            let text = data.map { String(decoding: $0, as: UTF8.self) }
+            return (file, data, text, text.map { SwiftSourceFacts($0, harmlessFlags: []) })
         }
-        let declared = Set(read.flatMap { $0.1.map { SwiftSourceFacts($0, harmlessFlags: []).declaredTypes } ?? [] })
-        for file in handler.sources {
-            guard let data = FileManager.default.contents(atPath: file) else {
+        let declared = Set(parsed.flatMap { $0.3?.declaredTypes ?? [] })
+        for (file, data, text, facts) in parsed {
+            guard let data, let text, let facts else {
                 refusals.append("\(file): error: handler module \(handler.name): this source file cannot be read")
                 continue
             }
-            let text = String(decoding: data, as: UTF8.self)
             let place = { (line: Int) in "\(file):\(line): error: handler module \(handler.name)" }
-            let facts = SwiftSourceFacts(text, harmlessFlags: [])
             if !facts.readable {
                 refusals.append(
                     "\(place(1)): the Swift parser cannot read this file without errors, so this check cannot read "

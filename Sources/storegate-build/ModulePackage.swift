@@ -28,9 +28,7 @@ struct ModulePackage {
             throw BuildProblem(
                 "the package at \(folder.path) has no library product; each handler module is one, named like it")
         }
-        let commit = try? Subprocess.run("git", ["-C", folder.path, "rev-parse", "HEAD"])
-        origin = spec.origin(
-            commit: commit.flatMap { $0.status == 0 ? $0.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil })
+        origin = spec.origin(of: folder)
         apiPackage = try Self.apiPackage(in: manifest, at: folder)
     }
 

@@ -30,12 +30,15 @@ struct ModuleSpec {
         place = .git(url: String(text[..<at]), version: version)
     }
 
-    /// Where the module came from, as `storegate version` shows it: a git package with the commit it was at.
-    func origin(commit: String?) -> String {
+    /// Where the module came from, as `storegate version` shows it: a git package with the commit its clone in
+    /// `folder` is at; a folder as it is (its files may differ from any commit).
+    func origin(of folder: URL) -> String {
         switch place {
-        case .git(let url, let version): "\(url)@\(version)" + (commit.map { " (commit \($0.prefix(12)))" } ?? "")
-        // A folder's files may differ from any commit: it is named as it is.
-        case .folder(let folder): "\(folder.path) (local folder)"
+        case .git(let url, let version):
+            let commit = try? Subprocess.run("git", ["-C", folder.path, "rev-parse", "HEAD"])
+            let head = commit.flatMap { $0.status == 0 ? $0.output.prefix(12) : nil }
+            return "\(url)@\(version)" + (head.map { " (commit \($0))" } ?? "")
+        case .folder(let local): return "\(local.path) (local folder)"
         }
     }
 
