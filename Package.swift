@@ -90,6 +90,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The one JWT library: the App Store Server API's ES256 tokens, Google's RS256 login.
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     ],
     targets: [
         .systemLibrary(
@@ -175,7 +177,8 @@ let package = Package(
         .target(
             name: "AppStoreServerAPI",
             dependencies: [
-                "GatewayCore", "GatewayConcurrency", "GatewayText", "AppStoreSignedData", "ByteCoding",
+                "GatewayCore", "GatewayConcurrency", "GatewayText", "AppStoreSignedData",
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

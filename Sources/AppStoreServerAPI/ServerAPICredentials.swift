@@ -19,13 +19,8 @@ package struct ServerAPICredentials: Sendable, CustomStringConvertible {
         self.keyId = keyId
         self.bundleId = bundleId
         self.key = key
-        _ = try sign(Array("storegate: can this key sign?".utf8))
-    }
-
-    /// `bytes` signed with the key (ES256).
-    func sign(_ bytes: [UInt8]) throws(ServerAPIFailure) -> P256.Signing.ECDSASignature {
         do {
-            return try key.signature(for: bytes)
+            _ = try key.signature(for: Array("storegate: can this key sign?".utf8))
         } catch {
             throw .misconfigured("the in-app purchase key cannot sign: \(error)")
         }

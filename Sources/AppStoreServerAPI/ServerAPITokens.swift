@@ -1,12 +1,12 @@
-import ByteCoding
-import Crypto
 import Foundation
+import GatewayConcurrency
+import JWTKit
 import Synchronization
 
 /// The bearer tokens for the App Store Server API: ES256 JWTs per Apple's rules (header `alg`, `kid`,
-/// `typ: JWT`; claims `iss`, `iat`, `exp`, `aud: appstoreconnect-v1`, `bid`). Apple refuses a token that
-/// lives longer than an hour; one token serves every call until `renewalMargin` before it expires, so a
-/// busy gateway signs about twice an hour.
+/// `typ: JWT`; claims `iss`, `iat`, `exp`, `aud: appstoreconnect-v1`, `bid`), signed by jwt-kit, the project's
+/// one JWT library. Apple refuses a token that lives longer than an hour; one token serves every call until
+/// `renewalMargin` before it expires, so a busy gateway signs about twice an hour.
 final class ServerAPITokens: Sendable {
     static let audience = "appstoreconnect-v1"
     /// Below Apple's 60-minute ceiling, with room for clocks that disagree by a few minutes.
@@ -34,19 +34,34 @@ final class ServerAPITokens: Sendable {
     /// A JWT for `credentials`, issued at `issuedAt` and valid for `lifetime`. Signing fails only for a key
     /// that cannot sign, which the credentials found out when the config was loaded.
     static func make(_ credentials: ServerAPICredentials, issuedAt: Date) throws(ServerAPIFailure) -> String {
-        let issued = Int(issuedAt.timeIntervalSince1970)
-        let header = #"{"alg":"ES256","kid":"# + quoted(credentials.keyId) + #","typ":"JWT"}"#
-        let claims =
-            #"{"iss":"# + quoted(credentials.issuerId) + #","iat":\#(issued),"exp":\#(issued + Int(lifetime)),"#
-            + #""aud":"\#(audience)","bid":"# + quoted(credentials.bundleId) + "}"
-        let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
-        let signature = try credentials.sign(Array(input.utf8))
-        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+        let issued = Date(timeIntervalSince1970: issuedAt.timeIntervalSince1970.rounded(.down))
+        let claims = Claims(
+            iss: IssuerClaim(value: credentials.issuerId), iat: IssuedAtClaim(value: issued),
+            exp: ExpirationClaim(value: issued.addingTimeInterval(lifetime)), aud: AudienceClaim(value: [audience]),
+            bid: credentials.bundleId)
+        let key = credentials.key
+        let kid = JWKIdentifier(string: credentials.keyId)
+        do {
+            return try AsyncBridge.wait { () async throws in
+                let keys = JWTKeyCollection()
+                await keys.add(ecdsa: try ES256PrivateKey(backing: key), kid: kid)
+                return try await keys.sign(claims, kid: kid, header: ["typ": "JWT"])
+            }
+        } catch {
+            throw .misconfigured("the in-app purchase key cannot sign: \(error)")
+        }
     }
 
-    /// `text` as a JSON string literal (ids are plain, but a config typo must not break the JSON).
-    private static func quoted(_ text: String) -> String {
-        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
+    /// Apple's claims. `aud` is a single string, as Apple's examples send it.
+    struct Claims: JWTPayload {
+        let iss: IssuerClaim
+        let iat: IssuedAtClaim
+        let exp: ExpirationClaim
+        let aud: AudienceClaim
+        let bid: String
+
+        func verify(using algorithm: some JWTAlgorithm) throws {
+            try exp.verifyNotExpired()
+        }
     }
 }
