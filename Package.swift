@@ -165,7 +165,7 @@ let package = Package(
             name: "AppStoreReceipts",
             dependencies: [
                 "GatewayHandlerAPI", "GatewayConcurrency", "PurchaseVerification", "AppStoreSignedData",
-                "AppStoreServerAPI",
+                "AppStoreServerAPI", "StoreHTTP",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -177,7 +177,7 @@ let package = Package(
         .target(
             name: "AppStoreServerAPI",
             dependencies: [
-                "GatewayCore", "GatewayConcurrency", "GatewayText", "AppStoreSignedData",
+                "GatewayCore", "GatewayConcurrency", "GatewayText", "AppStoreSignedData", "StoreHTTP",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
@@ -185,6 +185,31 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        // The HTTP client every store's calls share (TLS verified, no redirects, no process-wide tracer).
+        .target(
+            name: "StoreHTTP",
+            dependencies: [
+                "GatewayConcurrency",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // Google Play Developer API client: the service account's login (RS256 through jwt-kit), Google's
+        // failure modes, the per-minute budget.
+        .target(
+            name: "GooglePlayAPI",
+            dependencies: [
+                "GatewayCore", "GatewayConcurrency", "StoreHTTP",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -207,6 +232,7 @@ let package = Package(
             dependencies: [
                 "ByteCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -338,6 +364,14 @@ let package = Package(
                 "AppStoreServerAPI", "AppStoreSim", "SignedTestData", "GatewayCore", "ConfigYAML", "GatewayServer",
                 "ByteCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "GooglePlayAPITests",
+            dependencies: [
+                "GooglePlayAPI", "AppStoreSim", "ByteCoding",
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

@@ -11,15 +11,22 @@ packages=(libfcgi-dev libmimalloc-dev libfcgi-bin libsqlite3-dev libpq-dev postg
 # 5 to 12 minutes the first time); STOREGATE_TEST_PACKAGE=0 leaves it out.
 package_test=0
 if [ "$(id -u)" -eq 0 ] && [ "${STOREGATE_TEST_PACKAGE:-1}" != 0 ]; then package_test=1; packages+=(dpkg-dev lintian curl); fi
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-    as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
     echo "installing test dependencies: ${missing[*]}"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+# Google's own client libraries, the peers the Google Play side is checked against: google-auth (the service
+# account's login) and the Play Developer API's discovery document in google-api-python-client.
+if ! python3 -c "import google.auth, requests, googleapiclient" 2>/dev/null; then
+    echo "installing the Python peers: google-auth requests google-api-python-client"
+    python3 -m pip --version >/dev/null 2>&1 || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null
+    PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --disable-pip-version-check google-auth requests google-api-python-client
 fi
 # A separate assignment, so a PostgreSQL that cannot be prepared stops the run here (export would hide it).
 if [ -z "${STOREGATE_TEST_POSTGRES_URL:-}" ]; then STOREGATE_TEST_POSTGRES_URL=$(Tests/postgres.sh); fi

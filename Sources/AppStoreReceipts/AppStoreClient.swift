@@ -6,6 +6,7 @@ import GatewayConcurrency
 import GatewayHandlerAPI
 import Logging
 import NIOCore
+import StoreHTTP
 import Synchronization
 
 /// Apple's verifyReceipt over HTTPS (TLS verification always on; http only to a loopback stand-in), with
@@ -33,7 +34,7 @@ package final class AppStoreClient: Sendable {
         self.settings = settings
         callMetrics = AppleCallMetrics(factory: metricsFactory)
         gate = AppleCallGate(limit: settings.maxConcurrentCalls, factory: metricsFactory)
-        http = .forApple(callTimeout: settings.callTimeout, maxConnectionsPerHost: settings.maxConnections)
+        http = .forStore(callTimeout: settings.callTimeout, maxConnectionsPerHost: settings.maxConnections)
     }
 
     deinit {

@@ -6,6 +6,7 @@ import GatewayConcurrency
 import GatewayCore
 import Logging
 import NIOCore
+import StoreHTTP
 import NIOHTTP1
 import Synchronization
 
@@ -33,7 +34,7 @@ package final class ServerAPIClient: Sendable {
         tokens = ServerAPITokens(credentials: settings.credentials)
         budget = ServerAPIBudget(callsPerHour: settings.callsPerHour)
         metrics = ServerAPIMetrics(factory: metricsFactory)
-        http = .forApple(callTimeout: settings.callTimeout)
+        http = .forStore(callTimeout: settings.callTimeout)
     }
 
     /// The most recent failure to get an answer from Apple (a refused key, 429, an outage), with its time,

@@ -8,9 +8,11 @@ public final class SimHTTPServer: Sendable {
     public let port: Int
     private let channel: any Channel
 
-    /// Starts serving `simulator`, and `serverAPI` when given, on `host`:`port` (0 picks a free port).
+    /// Starts serving `simulator`, and `serverAPI` and `googlePlay` when given, on `host`:`port` (0 picks a
+    /// free port).
     public init(
-        simulator: AppStoreSimulator, serverAPI: SimServerAPI? = nil, host: String = "127.0.0.1", port: Int = 0
+        simulator: AppStoreSimulator, serverAPI: SimServerAPI? = nil, googlePlay: SimGooglePlay? = nil,
+        host: String = "127.0.0.1", port: Int = 0
     ) throws {
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 1024)
@@ -19,7 +21,7 @@ public final class SimHTTPServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(
-                        SimRequestHandler(simulator: simulator, serverAPI: serverAPI))
+                        SimRequestHandler(simulator: simulator, serverAPI: serverAPI, googlePlay: googlePlay))
                 }
             }
         channel = try bootstrap.bind(host: host, port: port).wait()
@@ -39,12 +41,14 @@ private final class SimRequestHandler: ChannelInboundHandler, RemovableChannelHa
 
     private let simulator: AppStoreSimulator
     private let serverAPI: SimServerAPI?
+    private let googlePlay: SimGooglePlay?
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
 
-    init(simulator: AppStoreSimulator, serverAPI: SimServerAPI?) {
+    init(simulator: AppStoreSimulator, serverAPI: SimServerAPI?, googlePlay: SimGooglePlay?) {
         self.simulator = simulator
         self.serverAPI = serverAPI
+        self.googlePlay = googlePlay
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -57,9 +61,11 @@ private final class SimRequestHandler: ChannelInboundHandler, RemovableChannelHa
         case .end:
             guard let head else { return }
             let method = head.method.rawValue
+            let authorization = head.headers.first(name: "Authorization")
             let answer =
-                serverAPI?.answer(
-                    method: method, path: head.uri, authorization: head.headers.first(name: "Authorization"), body: body
+                googlePlay?.answer(method: method, path: head.uri, authorization: authorization, body: body)
+                ?? serverAPI?.answer(
+                    method: method, path: head.uri, authorization: authorization, body: body
                 )
                 ?? simulator.answer(method: method, path: head.uri, body: body)
             let keepAlive = head.isKeepAlive

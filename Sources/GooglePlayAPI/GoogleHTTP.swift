@@ -1,0 +1,93 @@
+import AsyncHTTPClient
+import Foundation
+import GatewayConcurrency
+import NIOCore
+import NIOHTTP1
+import StoreHTTP
+
+/// Calls to Google's hosts from the gateway's worker threads: each blocks its worker until Google answers or
+/// the deadline. Google's trouble (429, 5xx, timeouts, resets) is tried again with backoff while attempts and
+/// the deadline allow; what a call's answer means is the caller's to say.
+final class GoogleHTTP: Sendable {
+    /// What one answer means to the caller.
+    enum Verdict {
+        case success([UInt8])
+        case failure(GooglePlayFailure)
+    }
+
+    /// Google's answers are a few KiB; this bounds what a lying upstream can make the gateway hold.
+    static let maxAnswerBytes = 1 << 20
+
+    private let client: HTTPClient
+    private let callTimeout: Duration
+    private let maxAttempts: Int
+
+    init(callTimeout: Duration, maxAttempts: Int) {
+        client = .forStore(callTimeout: callTimeout)
+        self.callTimeout = callTimeout
+        self.maxAttempts = maxAttempts
+    }
+
+    deinit {
+        client.shutdown(queue: .global()) { _ in }
+    }
+
+    /// Sends the request `make` builds (afresh for each attempt, so it can carry a fresh token) and returns
+    /// what `meaning` makes of the first answer that is not Google's trouble; `unavailable` when none came
+    /// before the deadline or the last attempt, `rateLimited` when Google's 429 asks to wait past them.
+    func send(
+        deadline: ContinuousClock.Instant, what: String,
+        make: () throws(GooglePlayFailure) -> HTTPClient.Request,
+        meaning: (_ status: Int, _ body: [UInt8]) -> Verdict
+    ) throws(GooglePlayFailure) -> [UInt8] {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let trouble: String
+            var wait: Duration?
+            switch exchange(try make(), deadline: deadline) {
+            case .answered(let status, let retryAfter, _) where status == 429 || status >= 500:
+                trouble = "\(what) answered \(status)"
+                if status == 429 { wait = retryAfter.flatMap(Int.init).map { .seconds($0) } ?? .seconds(1) }
+            case .answered(let status, _, let body):
+                switch meaning(status, body) {
+                case .success(let bytes): return bytes
+                case .failure(let failure): throw failure
+                }
+            case .failed(let reason):
+                trouble = "\(reason) calling \(what)"
+            }
+            let pause = max(wait ?? .zero, RetryBackoff.pause(afterAttempt: attempt))
+            guard attempt < maxAttempts, ContinuousClock.now + pause + .milliseconds(50) < deadline else {
+                if let wait { throw GooglePlayFailure(.rateLimited, trouble, retryAfter: wait) }
+                throw GooglePlayFailure(.unavailable, trouble, retryAfter: .seconds(5))
+            }
+            Thread.sleep(forTimeInterval: pause / .seconds(1))
+        }
+    }
+
+    private enum Exchange {
+        case answered(status: Int, retryAfter: String?, body: [UInt8])
+        case failed(String)
+    }
+
+    private func exchange(_ request: HTTPClient.Request, deadline: ContinuousClock.Instant) -> Exchange {
+        let limit = min(callTimeout, ContinuousClock.now.duration(to: deadline))
+        guard limit > .milliseconds(50) else { return .failed("no time left before the deadline") }
+        do {
+            let accumulator = ResponseAccumulator(request: request, maxBodySize: Self.maxAnswerBytes)
+            let response = try client.execute(
+                request: request, delegate: accumulator, deadline: .now() + .nanoseconds(limit.nanoseconds)
+            ).futureResult.wait()
+            return .answered(
+                status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"),
+                body: response.body.map { Array($0.readableBytesView) } ?? [])
+        } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout].contains(error) {
+            return .failed("no answer in time")
+        } catch is ResponseAccumulator.ResponseTooBigError {
+            return .failed("an answer over \(Self.maxAnswerBytes) bytes")
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+}

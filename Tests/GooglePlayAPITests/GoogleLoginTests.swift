@@ -1,0 +1,179 @@
+import AppStoreSim
+import ByteCoding
+import CryptoExtras
+import Foundation
+import Synchronization
+import Testing
+
+@testable import GooglePlayAPI
+
+/// Google's server login: the assertion checked here with swift-crypto and by Google's own client library
+/// (google-auth), and the access token's reuse, refresh and failures against the stand-in's token endpoint.
+@Suite struct GoogleLoginTests {
+    static func decode(_ segment: Substring) throws -> [String: Any] {
+        let bytes = try #require(Base64URL.decode(Array(segment.utf8)))
+        return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+    }
+
+    @Test func theAssertionIsGooglesAndItsSignatureVerifies() throws {
+        let test = try GoogleTestAccount()
+        let account = try GoogleServiceAccount(json: Array(try test.json().utf8))
+        let issued = Date(timeIntervalSince1970: 1_790_000_000)
+        let assertion = try GoogleLogin.assertion(account, issuedAt: issued)
+        let parts = assertion.split(separator: ".", omittingEmptySubsequences: false)
+        #expect(parts.count == 3)
+        let header = try Self.decode(parts[0])
+        #expect(header["alg"] as? String == "RS256")
+        #expect(header["typ"] as? String == "JWT")
+        #expect(header["kid"] as? String == GoogleTestAccount.keyId)
+        let claims = try Self.decode(parts[1])
+        #expect(claims.count == 5)
+        #expect(claims["iss"] as? String == GoogleTestAccount.email)
+        #expect(claims["scope"] as? String == "https://www.googleapis.com/auth/androidpublisher")
+        #expect(claims["aud"] as? String == "https://oauth2.googleapis.com/token")
+        #expect((claims["iat"] as? NSNumber)?.intValue == 1_790_000_000)
+        #expect((claims["exp"] as? NSNumber)?.intValue == 1_790_000_000 + 3600)
+        let signature = _RSA.Signing.RSASignature(
+            rawRepresentation: try #require(Base64URL.decode(Array(parts[2].utf8))))
+        let signed = Array((parts[0] + "." + parts[1]).utf8)
+        #expect(test.key.publicKey.isValidSignature(signature, for: signed, padding: .insecurePKCS1v1_5))
+        let other = try GoogleTestAccount()
+        #expect(!other.key.publicKey.isValidSignature(signature, for: signed, padding: .insecurePKCS1v1_5))
+    }
+
+    @Test func googleAuthAcceptsTheAssertion() throws {
+        let test = try GoogleTestAccount()
+        let account = try GoogleServiceAccount(json: Array(try test.json().utf8))
+        let assertion = try GoogleLogin.assertion(account, issuedAt: Date())
+        let claims = try Python.run(
+            """
+            import json, sys
+            from google.auth import jwt
+            certs = {sys.argv[2]: sys.argv[3]}
+            print(json.dumps(jwt.decode(sys.argv[1], certs=certs, audience="https://oauth2.googleapis.com/token")))
+            """, arguments: [assertion, GoogleTestAccount.keyId, test.key.publicKey.pemRepresentation])
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(claims.utf8)) as? [String: Any])
+        #expect(decoded["iss"] as? String == GoogleTestAccount.email)
+        #expect(decoded["scope"] as? String == "https://www.googleapis.com/auth/androidpublisher")
+        let forged = try Python.run(
+            """
+            import sys
+            from google.auth import jwt
+            try:
+                jwt.decode(sys.argv[1], certs={sys.argv[2]: sys.argv[3]}, audience="https://oauth2.googleapis.com/token")
+                print("accepted")
+            except ValueError as error:
+                print("refused")
+            """,
+            arguments: [assertion, GoogleTestAccount.keyId, try GoogleTestAccount().key.publicKey.pemRepresentation])
+        #expect(forged.trimmingCharacters(in: .whitespacesAndNewlines) == "refused")
+    }
+
+    @Test func theStandInTakesGoogleAuthsOwnLogin() throws {
+        let test = try GoogleTestAccount()
+        let stand = try StandIn(test)
+        let token = try Python.run(
+            """
+            import json, sys
+            from google.oauth2 import service_account
+            from google.auth.transport.requests import Request
+            info = json.loads(sys.argv[1])
+            creds = service_account.Credentials.from_service_account_info(
+                info, scopes=["https://www.googleapis.com/auth/androidpublisher"])
+            creds.refresh(Request())
+            print(creds.token)
+            """, arguments: [try test.json(tokenURI: stand.tokenURL)])
+        #expect(token.hasPrefix("ya29.sim-"))
+        #expect(stand.google.calls["token"] == 1)
+    }
+
+    @Test func aTokenIsReusedAndConcurrentRequestsShareOneLogin() throws {
+        let test = try GoogleTestAccount()
+        let stand = try StandIn(test)
+        try stand.play([SimGoogleStep(endpoint: "token", delayMs: 300)])
+        let login = try stand.login(test)
+        let tokens = Mutex<[String]>([])
+        Together.run(8) {
+            let token = try? login.accessToken(deadline: .now + .seconds(10))
+            tokens.withLock { $0.append(token ?? "failed") }
+        }
+        let got = tokens.withLock { $0 }
+        #expect(got.count == 8)
+        #expect(Set(got).count == 1)
+        #expect(got[0].hasPrefix("ya29.sim-"))
+        #expect(try login.accessToken(deadline: .now + .seconds(10)) == got[0])
+        #expect(stand.google.calls["token"] == 1)
+    }
+
+    @Test func aTokenCloseToItsExpiryIsRenewed() throws {
+        let test = try GoogleTestAccount()
+        // Google's tokens live an hour; these live less than the renewal margin, so each is renewed at once.
+        let stand = try StandIn(test, tokenLifetime: 120)
+        let login = try stand.login(test)
+        let first = try login.accessToken(deadline: .now + .seconds(10))
+        let second = try login.accessToken(deadline: .now + .seconds(10))
+        #expect(first != second)
+        #expect(stand.google.calls["token"] == 2)
+    }
+
+    @Test func aRefusedLoginSaysWhyInWordsAndItsWaitersShareTheFailure() throws {
+        let test = try GoogleTestAccount()
+        let stand = try StandIn(test)
+        try stand.play([SimGoogleStep(endpoint: "token", delayMs: 300)])
+        let impostor = try GoogleTestAccount()
+        let login = try stand.login(impostor)
+        let failures = Mutex<[GooglePlayFailure]>([])
+        Together.run(4) {
+            do throws(GooglePlayFailure) {
+                _ = try login.accessToken(deadline: .now + .seconds(10))
+            } catch {
+                failures.withLock { $0.append(error) }
+            }
+        }
+        let failed = failures.withLock { $0 }
+        #expect(failed.count == 4)
+        #expect(failed.allSatisfy { $0.kind == .misconfigured })
+        #expect(failed[0].reason.contains("Invalid JWT Signature"))
+        #expect(failed[0].reason.contains("google.service_account_key"))
+        #expect(stand.google.calls["token"] == 1)
+    }
+
+    @Test func googleInTroubleIsTriedAgainThenReportedUnavailable() throws {
+        let test = try GoogleTestAccount()
+        let stand = try StandIn(test)
+        try stand.play([SimGoogleStep(endpoint: "token", httpStatus: 503)])
+        let login = try stand.login(test)
+        #expect(try login.accessToken(deadline: .now + .seconds(10)).hasPrefix("ya29.sim-"))
+        #expect(stand.google.calls["token"] == 2)
+
+        let down = try StandIn(test)
+        try down.play(Array(repeating: SimGoogleStep(endpoint: "token", httpStatus: 500), count: 3))
+        let failure = try #require(throws: GooglePlayFailure.self) {
+            try down.login(test).accessToken(deadline: .now + .seconds(10))
+        }
+        #expect(failure.kind == .unavailable)
+        #expect(failure.reason.contains("500"))
+        #expect(down.google.calls["token"] == 3)
+    }
+
+    @Test func aKeyFileThatIsNotAServiceAccountKeySaysWhatIsWrongWithoutQuotingIt() throws {
+        let test = try GoogleTestAccount()
+        var fields = try #require(
+            try JSONSerialization.jsonObject(with: Data(try test.json().utf8)) as? [String: String])
+        let pem = try #require(fields["private_key"])
+        fields["private_key"] = String(pem.dropLast(80))
+        let broken = try JSONSerialization.data(withJSONObject: fields)
+        let failure = try #require(throws: GooglePlayFailure.self) {
+            try GoogleServiceAccount(json: Array(broken))
+        }
+        #expect(failure.kind == .misconfigured)
+        #expect(failure.reason.contains("private_key"))
+        #expect(!failure.reason.contains(String(pem.split(separator: "\n")[1])))
+        fields["type"] = "authorized_user"
+        #expect(throws: GooglePlayFailure.self) {
+            try GoogleServiceAccount(json: Array(try JSONSerialization.data(withJSONObject: fields)))
+        }
+        let account = try GoogleServiceAccount(json: Array(try test.json().utf8))
+        #expect("\(account)" == "service account \(GoogleTestAccount.email) (key \(GoogleTestAccount.keyId))")
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Runs Python with Google's client libraries (google-auth), the peer our Google side is checked against.
+enum Python {
+    struct Failed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// What `script` printed; throws with its error output when it fails (google-auth missing:
+    /// `python3 -m pip install google-auth requests`).
+    static func run(_ script: String, arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complained = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failed(description: "python3 failed: " + String(decoding: complained, as: UTF8.self))
+        }
+        return String(decoding: printed, as: UTF8.self)
+    }
+}
