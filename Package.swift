@@ -370,8 +370,11 @@ let package = Package(
         .testTarget(
             name: "GooglePlayAPITests",
             dependencies: [
-                "GooglePlayAPI", "AppStoreSim", "ByteCoding",
+                "GooglePlayAPI", "AppStoreSim", "ByteCoding", "ConfigYAML", "GatewayCore",
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

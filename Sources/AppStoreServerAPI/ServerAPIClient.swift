@@ -20,7 +20,7 @@ package final class ServerAPIClient: Sendable {
     let settings: ServerAPISettings
     let verifier: SignedDataVerifier
     let tokens: ServerAPITokens
-    let budget: ServerAPIBudget
+    let budget: CallBudget<ServerAPIEndpoint>
     let metrics: ServerAPIMetrics
     let http: HTTPClient
     private let lastFailure = Mutex<String?>(nil)
@@ -32,7 +32,7 @@ package final class ServerAPIClient: Sendable {
         self.settings = settings
         self.verifier = verifier
         tokens = ServerAPITokens(credentials: settings.credentials)
-        budget = ServerAPIBudget(callsPerHour: settings.callsPerHour)
+        budget = CallBudget(calls: settings.callsPerHour, per: .seconds(3600))
         metrics = ServerAPIMetrics(factory: metricsFactory)
         http = .forStore(callTimeout: settings.callTimeout)
     }

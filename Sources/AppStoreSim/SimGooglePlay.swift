@@ -2,11 +2,13 @@ import Foundation
 import Synchronization
 
 /// Google's side for the gateway's Google Play backend: the OAuth token endpoint (`POST /token`), which checks
-/// the service account's assertion and hands out access tokens, and (next) the Play Developer API, which takes
-/// only those tokens. It records what it received (`GET /_sim/google/calls`) and can be told to fail
-/// (`POST /_sim/google/steps`).
+/// the service account's assertion and hands out access tokens, and the Play Developer API's purchases methods
+/// (productsv2, subscriptionsv2, acknowledge, consume), which take only those tokens and answer from fixtures
+/// (`POST /_sim/google/purchases`). It records what it received (`GET /_sim/google/calls`, and a purchase's
+/// state at `GET /_sim/google/purchases/<token>`) and can be told to fail (`POST /_sim/google/steps`).
 public final class SimGooglePlay: Sendable {
     private struct State {
+        var purchases: [String: (purchase: SimGooglePurchase, added: Date)] = [:]
         var tokens: [String: Date] = [:]
         var calls: [String: Int] = [:]
         var steps: [SimGoogleStep] = []
@@ -32,8 +34,18 @@ public final class SimGooglePlay: Sendable {
         self.tokenLifetime = tokenLifetime
     }
 
-    /// Calls per endpoint (`token`, and the API's), as `GET /_sim/google/calls` shows them.
+    /// Calls per endpoint (`token`, and the API's by their discovery name), as `GET /_sim/google/calls` shows them.
     public var calls: [String: Int] { state.withLock { $0.calls } }
+
+    /// Adds or replaces purchases by token.
+    public func add(_ purchases: [SimGooglePurchase]) {
+        state.withLock { state in
+            for purchase in purchases { state.purchases[purchase.token] = (purchase, Date()) }
+        }
+    }
+
+    /// The purchase of `token` as it stands (acknowledged, consumed).
+    public func purchase(_ token: String) -> SimGooglePurchase? { state.withLock { $0.purchases[token]?.purchase } }
 
     /// The answer to one HTTP request, or nil when the path is not Google's.
     public func answer(method: String, path: String, authorization: String?, body: [UInt8])
@@ -44,14 +56,87 @@ public final class SimGooglePlay: Sendable {
         case ("GET", "/_sim/google/calls"):
             let data = (try? JSONSerialization.data(withJSONObject: calls, options: [.sortedKeys])) ?? Data()
             return AppStoreSimulator.Answer(body: Array(data))
+        case ("POST", "/_sim/google/purchases"):
+            guard let list = try? JSONDecoder().decode([SimGooglePurchase].self, from: Data(body)) else {
+                return AppStoreSimulator.Answer(status: 400, body: Array("not a list of purchases\n".utf8))
+            }
+            add(list)
+            return AppStoreSimulator.Answer(status: 201, body: Array("{\"added\":\(list.count)}".utf8))
         case ("POST", "/_sim/google/steps"):
             guard let steps = try? JSONDecoder().decode([SimGoogleStep].self, from: Data(body)) else {
                 return AppStoreSimulator.Answer(status: 400, body: Array("not a list of steps\n".utf8))
             }
             state.withLock { $0.steps += steps }
             return AppStoreSimulator.Answer(status: 201, body: Array("{\"added\":\(steps.count)}".utf8))
-        default: return nil
+        default:
+            if method == "GET", path.hasPrefix("/_sim/google/purchases/") {
+                let token = String(path.dropFirst("/_sim/google/purchases/".count))
+                guard let purchase = purchase(token), let data = try? JSONEncoder().encode(purchase) else {
+                    return AppStoreSimulator.Answer(status: 404, body: Array("no such purchase\n".utf8))
+                }
+                return AppStoreSimulator.Answer(body: Array(data))
+            }
+            guard let call = SimGoogleCall(method: method, path: path) else { return nil }
+            return api(call, authorization: authorization)
         }
+    }
+
+    /// One call to the Play Developer API.
+    private func api(_ call: SimGoogleCall, authorization: String?) -> AppStoreSimulator.Answer {
+        let (step, known, issued) = state.withLock { state in
+            state.calls[call.endpoint, default: 0] += 1
+            let token = authorization.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+            return (state.takeStep(for: call.endpoint), state.purchases[call.token], token.flatMap { state.tokens[$0] })
+        }
+        if let failure = step?.answer { return failure }
+        var answer = answer(call, known: known, issued: issued)
+        answer.delayMs = step?.delayMs ?? 0
+        return answer
+    }
+
+    private func answer(
+        _ call: SimGoogleCall, known: (purchase: SimGooglePurchase, added: Date)?, issued: Date?
+    ) -> AppStoreSimulator.Answer {
+        guard let issued, issued > Date() else {
+            return Self.error(401, "authError", "Request had invalid authentication credentials.")
+        }
+        guard let (purchase, added) = known, purchase.packageName == call.packageName,
+            purchase.subscription == call.isSubscription
+        else {
+            return Self.error(404, "purchaseTokenNotFound", "The purchase token was not found.")
+        }
+        if purchase.gone {
+            return Self.error(410, "purchaseTokenNoLongerValid", "The purchase token is no longer valid.")
+        }
+        if let productId = call.productId, productId != purchase.productId {
+            return Self.error(400, "invalid", "The product does not match the purchase token.")
+        }
+        switch call.action {
+        case .get:
+            let data =
+                (try? JSONSerialization.data(withJSONObject: purchase.answer(added: added), options: [.sortedKeys]))
+                ?? Data()
+            return AppStoreSimulator.Answer(body: Array(data))
+        case .acknowledge:
+            state.withLock { $0.purchases[call.token]?.purchase.acknowledged = true }
+            return AppStoreSimulator.Answer(body: [])
+        case .consume:
+            state.withLock { $0.purchases[call.token]?.purchase.consumed = true }
+            return AppStoreSimulator.Answer(body: [])
+        }
+    }
+
+    /// Google's error body.
+    static func error(_ status: Int, _ reason: String, _ message: String) -> AppStoreSimulator.Answer {
+        let body: [String: Any] = [
+            "error": [
+                "code": status, "message": message,
+                "errors": [["reason": reason, "message": message, "domain": "androidpublisher"]],
+            ]
+        ]
+        return AppStoreSimulator.Answer(
+            status: status,
+            body: Array((try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()))
     }
 
     private func token(_ body: [UInt8]) -> AppStoreSimulator.Answer {

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import GatewayConcurrency
+import Logging
 import NIOCore
 import NIOHTTP1
 import StoreHTTP
@@ -21,22 +22,25 @@ final class GoogleHTTP: Sendable {
     private let client: HTTPClient
     private let callTimeout: Duration
     private let maxAttempts: Int
+    let metrics: GooglePlayMetrics
 
-    init(callTimeout: Duration, maxAttempts: Int) {
+    init(callTimeout: Duration, maxAttempts: Int, metrics: GooglePlayMetrics) {
         client = .forStore(callTimeout: callTimeout)
         self.callTimeout = callTimeout
         self.maxAttempts = maxAttempts
+        self.metrics = metrics
     }
 
     deinit {
         client.shutdown(queue: .global()) { _ in }
     }
 
-    /// Sends the request `make` builds (afresh for each attempt, so it can carry a fresh token) and returns
-    /// what `meaning` makes of the first answer that is not Google's trouble; `unavailable` when none came
-    /// before the deadline or the last attempt, `rateLimited` when Google's 429 asks to wait past them.
+    /// Sends the request `make` builds (afresh for each attempt, so it can carry a fresh token) to `endpoint`
+    /// (a metrics label; `what` names it in words) and returns what `meaning` makes of the first answer that is
+    /// not Google's trouble; `unavailable` when none came before the deadline or the last attempt,
+    /// `rateLimited` when Google's 429 asks to wait past them.
     func send(
-        deadline: ContinuousClock.Instant, what: String,
+        _ endpoint: String, what: String, deadline: ContinuousClock.Instant, logger: Logger,
         make: () throws(GooglePlayFailure) -> HTTPClient.Request,
         meaning: (_ status: Int, _ body: [UInt8]) -> Verdict
     ) throws(GooglePlayFailure) -> [UInt8] {
@@ -45,7 +49,15 @@ final class GoogleHTTP: Sendable {
             attempt += 1
             let trouble: String
             var wait: Duration?
-            switch exchange(try make(), deadline: deadline) {
+            let request = try make()
+            let started = ContinuousClock.now
+            let exchanged = exchange(request, deadline: deadline)
+            metrics.time(endpoint, since: started)
+            switch exchanged {
+            case .answered(let status, _, _): metrics.count(endpoint, .init(status: status))
+            case .failed: metrics.count(endpoint, .unreachable)
+            }
+            switch exchanged {
             case .answered(let status, let retryAfter, _) where status == 429 || status >= 500:
                 trouble = "\(what) answered \(status)"
                 if status == 429 { wait = retryAfter.flatMap(Int.init).map { .seconds($0) } ?? .seconds(1) }
@@ -59,9 +71,17 @@ final class GoogleHTTP: Sendable {
             }
             let pause = max(wait ?? .zero, RetryBackoff.pause(afterAttempt: attempt))
             guard attempt < maxAttempts, ContinuousClock.now + pause + .milliseconds(50) < deadline else {
+                logger.warning(
+                    "Google gave no answer",
+                    metadata: ["endpoint": "\(endpoint)", "reason": "\(trouble)", "attempts": "\(attempt)"])
                 if let wait { throw GooglePlayFailure(.rateLimited, trouble, retryAfter: wait) }
                 throw GooglePlayFailure(.unavailable, trouble, retryAfter: .seconds(5))
             }
+            logger.info(
+                "retrying Google",
+                metadata: [
+                    "endpoint": "\(endpoint)", "reason": "\(trouble)", "pause_ms": "\(pause / .milliseconds(1))",
+                ])
             Thread.sleep(forTimeInterval: pause / .seconds(1))
         }
     }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import GatewayConcurrency
 import JWTKit
+import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -38,7 +39,7 @@ package final class GoogleLogin: Sendable {
 
     /// A token to send now, refreshed when it is about to expire; fails with the login's failure, or
     /// `unavailable` when a refresh running elsewhere has not ended by `deadline`.
-    func accessToken(deadline: ContinuousClock.Instant) throws(GooglePlayFailure) -> String {
+    func accessToken(deadline: ContinuousClock.Instant, logger: Logger) throws(GooglePlayFailure) -> String {
         let condition = state.condition
         condition.lock()
         var awaited: Int?
@@ -66,7 +67,7 @@ package final class GoogleLogin: Sendable {
         }
         state.refreshing = true
         condition.unlock()
-        let outcome = Result { () throws(GooglePlayFailure) in try login(deadline: deadline) }
+        let outcome = Result { () throws(GooglePlayFailure) in try login(deadline: deadline, logger: logger) }
         condition.lock()
         state.refreshing = false
         state.refreshes += 1
@@ -82,15 +83,24 @@ package final class GoogleLogin: Sendable {
         return try outcome.get().token
     }
 
+    /// Google refused `token` (401): the next call logs in again, unless another has already.
+    func forget(_ token: String) {
+        state.condition.lock()
+        if state.current?.token == token { state.current = nil }
+        state.condition.unlock()
+    }
+
     /// One login: an assertion exchanged for an access token.
-    private func login(deadline: ContinuousClock.Instant) throws(GooglePlayFailure) -> (token: String, expires: Date) {
+    private func login(
+        deadline: ContinuousClock.Instant, logger: Logger
+    ) throws(GooglePlayFailure) -> (token: String, expires: Date) {
         let started = Date()
         let assertion = try Self.assertion(account, issuedAt: started)
         let form =
             "grant_type=" + Self.grantType.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             + "&assertion=" + assertion
         let body = try http.send(
-            deadline: deadline, what: "Google's token endpoint",
+            "token", what: "Google's token endpoint", deadline: deadline, logger: logger,
             make: { () throws(GooglePlayFailure) in
                 do {
                     var request = try HTTPClient.Request(url: tokenURL, method: .POST, body: .string(form))

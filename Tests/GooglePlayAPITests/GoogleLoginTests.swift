@@ -2,6 +2,7 @@ import AppStoreSim
 import ByteCoding
 import CryptoExtras
 import Foundation
+import Logging
 import Synchronization
 import Testing
 
@@ -10,6 +11,8 @@ import Testing
 /// Google's server login: the assertion checked here with swift-crypto and by Google's own client library
 /// (google-auth), and the access token's reuse, refresh and failures against the stand-in's token endpoint.
 @Suite struct GoogleLoginTests {
+    static let logger = Logger(label: "test")
+
     static func decode(_ segment: Substring) throws -> [String: Any] {
         let bytes = try #require(Base64URL.decode(Array(segment.utf8)))
         return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
@@ -41,11 +44,11 @@ import Testing
         #expect(!other.key.publicKey.isValidSignature(signature, for: signed, padding: .insecurePKCS1v1_5))
     }
 
-    @Test func googleAuthAcceptsTheAssertion() throws {
+    @Test func googleAuthAcceptsTheAssertion() async throws {
         let test = try GoogleTestAccount()
         let account = try GoogleServiceAccount(json: Array(try test.json().utf8))
         let assertion = try GoogleLogin.assertion(account, issuedAt: Date())
-        let claims = try Python.run(
+        let claims = try await Python.run(
             """
             import json, sys
             from google.auth import jwt
@@ -55,7 +58,7 @@ import Testing
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(claims.utf8)) as? [String: Any])
         #expect(decoded["iss"] as? String == GoogleTestAccount.email)
         #expect(decoded["scope"] as? String == "https://www.googleapis.com/auth/androidpublisher")
-        let forged = try Python.run(
+        let forged = try await Python.run(
             """
             import sys
             from google.auth import jwt
@@ -69,10 +72,11 @@ import Testing
         #expect(forged.trimmingCharacters(in: .whitespacesAndNewlines) == "refused")
     }
 
-    @Test func theStandInTakesGoogleAuthsOwnLogin() throws {
+    @Test func theStandInTakesGoogleAuthsOwnLogin() async throws {
         let test = try GoogleTestAccount()
         let stand = try StandIn(test)
-        let token = try Python.run(
+        let json = try test.json(tokenURI: stand.tokenURL)
+        let token = try await Python.run(
             """
             import json, sys
             from google.oauth2 import service_account
@@ -82,50 +86,56 @@ import Testing
                 info, scopes=["https://www.googleapis.com/auth/androidpublisher"])
             creds.refresh(Request())
             print(creds.token)
-            """, arguments: [try test.json(tokenURI: stand.tokenURL)])
+            """, arguments: [json])
         #expect(token.hasPrefix("ya29.sim-"))
         #expect(stand.google.calls["token"] == 1)
     }
 
-    @Test func aTokenIsReusedAndConcurrentRequestsShareOneLogin() throws {
+    @Test func aTokenIsReusedAndConcurrentRequestsShareOneLogin() async throws {
         let test = try GoogleTestAccount()
         let stand = try StandIn(test)
         try stand.play([SimGoogleStep(endpoint: "token", delayMs: 300)])
         let login = try stand.login(test)
         let tokens = Mutex<[String]>([])
-        Together.run(8) {
-            let token = try? login.accessToken(deadline: .now + .seconds(10))
+        await Together.run(8) {
+            let token = try? login.accessToken(deadline: .now + .seconds(10), logger: Self.logger)
             tokens.withLock { $0.append(token ?? "failed") }
         }
         let got = tokens.withLock { $0 }
         #expect(got.count == 8)
         #expect(Set(got).count == 1)
         #expect(got[0].hasPrefix("ya29.sim-"))
-        #expect(try login.accessToken(deadline: .now + .seconds(10)) == got[0])
+        #expect(
+            try await OnThread.value { try login.accessToken(deadline: .now + .seconds(10), logger: Self.logger) }
+                == got[0])
         #expect(stand.google.calls["token"] == 1)
     }
 
-    @Test func aTokenCloseToItsExpiryIsRenewed() throws {
+    @Test func aTokenCloseToItsExpiryIsRenewed() async throws {
         let test = try GoogleTestAccount()
         // Google's tokens live an hour; these live less than the renewal margin, so each is renewed at once.
         let stand = try StandIn(test, tokenLifetime: 120)
         let login = try stand.login(test)
-        let first = try login.accessToken(deadline: .now + .seconds(10))
-        let second = try login.accessToken(deadline: .now + .seconds(10))
+        let first = try await OnThread.value {
+            try login.accessToken(deadline: .now + .seconds(10), logger: Self.logger)
+        }
+        let second = try await OnThread.value {
+            try login.accessToken(deadline: .now + .seconds(10), logger: Self.logger)
+        }
         #expect(first != second)
         #expect(stand.google.calls["token"] == 2)
     }
 
-    @Test func aRefusedLoginSaysWhyInWordsAndItsWaitersShareTheFailure() throws {
+    @Test func aRefusedLoginSaysWhyInWordsAndItsWaitersShareTheFailure() async throws {
         let test = try GoogleTestAccount()
         let stand = try StandIn(test)
         try stand.play([SimGoogleStep(endpoint: "token", delayMs: 300)])
         let impostor = try GoogleTestAccount()
         let login = try stand.login(impostor)
         let failures = Mutex<[GooglePlayFailure]>([])
-        Together.run(4) {
+        await Together.run(4) {
             do throws(GooglePlayFailure) {
-                _ = try login.accessToken(deadline: .now + .seconds(10))
+                _ = try login.accessToken(deadline: .now + .seconds(10), logger: Self.logger)
             } catch {
                 failures.withLock { $0.append(error) }
             }
@@ -138,18 +148,25 @@ import Testing
         #expect(stand.google.calls["token"] == 1)
     }
 
-    @Test func googleInTroubleIsTriedAgainThenReportedUnavailable() throws {
+    @Test func googleInTroubleIsTriedAgainThenReportedUnavailable() async throws {
         let test = try GoogleTestAccount()
         let stand = try StandIn(test)
         try stand.play([SimGoogleStep(endpoint: "token", httpStatus: 503)])
         let login = try stand.login(test)
-        #expect(try login.accessToken(deadline: .now + .seconds(10)).hasPrefix("ya29.sim-"))
+        #expect(
+            try await OnThread.value { try login.accessToken(deadline: .now + .seconds(10), logger: Self.logger) }
+                .hasPrefix("ya29.sim-"))
         #expect(stand.google.calls["token"] == 2)
 
         let down = try StandIn(test)
         try down.play(Array(repeating: SimGoogleStep(endpoint: "token", httpStatus: 500), count: 3))
-        let failure = try #require(throws: GooglePlayFailure.self) {
-            try down.login(test).accessToken(deadline: .now + .seconds(10))
+        let downLogin = try down.login(test)
+        let outcome = await OnThread.result { () throws(GooglePlayFailure) in
+            try downLogin.accessToken(deadline: .now + .seconds(10), logger: Self.logger)
+        }
+        guard case .failure(let failure) = outcome else {
+            Issue.record("Google down gave a token")
+            return
         }
         #expect(failure.kind == .unavailable)
         #expect(failure.reason.contains("500"))

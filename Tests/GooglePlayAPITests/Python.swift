@@ -6,9 +6,13 @@ enum Python {
         let description: String
     }
 
-    /// What `script` printed; throws with its error output when it fails (google-auth missing:
-    /// `python3 -m pip install google-auth requests`).
-    static func run(_ script: String, arguments: [String]) throws -> String {
+    /// What `script` printed, run on a thread of its own; throws with its error output when it fails
+    /// (google-auth missing: `python3 -m pip install google-auth requests`).
+    static func run(_ script: String, arguments: [String]) async throws -> String {
+        try await OnThread.value { try runBlocking(script, arguments: arguments) }
+    }
+
+    private static func runBlocking(_ script: String, arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script] + arguments

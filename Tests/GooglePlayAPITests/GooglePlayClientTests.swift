@@ -1,0 +1,236 @@
+import AppStoreSim
+import Foundation
+import Logging
+import NIOHTTP1
+import Testing
+
+@testable import GooglePlayAPI
+
+/// The Play Developer API client against Google's stand-in: each method's path and HTTP method as Google's
+/// discovery document gives them, the answers read, and each failure mode.
+@Suite struct GooglePlayClientTests {
+    static let logger = Logger(label: "test")
+    static let package = "com.example.reader"
+
+    static func deadline() -> ContinuousClock.Instant { .now + .seconds(10) }
+
+    @Test func everyMethodIsTheOneGooglesDiscoveryDocumentDescribes() async throws {
+        let printed = try await Python.run(
+            """
+            import json, os, sys, googleapiclient
+            path = os.path.join(os.path.dirname(googleapiclient.__file__), "discovery_cache", "documents", "androidpublisher.v3.json")
+            methods = {}
+            def walk(resource):
+                for method in resource.get("methods", {}).values():
+                    methods[method["id"]] = [method["httpMethod"], method["flatPath"]]
+                for child in resource.get("resources", {}).values():
+                    walk(child)
+            walk(json.load(open(path)))
+            print(json.dumps(methods))
+            """, arguments: [])
+        let methods = try #require(try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: [String]])
+        for endpoint in GooglePlayEndpoint.allCases {
+            let described = try #require(methods["androidpublisher." + endpoint.rawValue], "\(endpoint)")
+            #expect(described == [endpoint.method.rawValue, endpoint.pathTemplate], "\(endpoint)")
+        }
+    }
+
+    @Test func aOneTimePurchaseIsReadAsGoogleAnswersIt() async throws {
+        let test = try GoogleTestAccount()
+        let stand = try StandIn(test)
+        var purchase = SimGooglePurchase(token: "tok-book-1", packageName: Self.package, productId: "book.1")
+        purchase.orderId = "GPA.3371-1234-5678-90123"
+        purchase.accountId = "account-7"
+        purchase.test = true
+        purchase.quantity = 3
+        stand.google.add([purchase])
+        let client = try stand.client(test)
+        let read = try await OnThread.value {
+            try client.productPurchase(
+                packageName: Self.package, token: "tok-book-1", deadline: Self.deadline(), logger: Self.logger)
+        }
+        #expect(read.orderId == "GPA.3371-1234-5678-90123")
+        #expect(read.state == .purchased)
+        #expect(read.isTest)
+        #expect(read.lineItems.map(\.productId) == ["book.1"])
+        #expect(read.lineItems.first?.quantity == 3)
+        #expect(read.lineItems.first?.isConsumed == false)
+        #expect(!read.isAcknowledged)
+        #expect(read.obfuscatedExternalAccountId == "account-7")
+        #expect(abs(try #require(read.purchaseCompletionTime).timeIntervalSinceNow) < 60)
+    }
+
+    @Test func aSubscriptionIsReadWithTheTokenItReplaced() async throws {
+        let test = try GoogleTestAccount()
+        let stand = try StandIn(test)
+        var purchase = SimGooglePurchase(
+            token: "tok-sub-2", packageName: Self.package, productId: "magazine.monthly", subscription: true)
+        purchase.linkedPurchaseToken = "tok-sub-1"
+        purchase.expiresInS = 3600
+        purchase.accountId = "account-7"
+        stand.google.add([purchase])
+        let client = try stand.client(test)
+        let read = try await OnThread.value {
+            try client.subscriptionPurchase(
+                packageName: Self.package, token: "tok-sub-2", deadline: Self.deadline(), logger: Self.logger)
+        }
+        #expect(read.state == .active)
+        #expect(read.linkedPurchaseToken == "tok-sub-1")
+        #expect(read.lineItems.map(\.productId) == ["magazine.monthly"])
+        let expiry = try #require(read.lineItems.first?.expiryTime)
+        #expect(abs(expiry.timeIntervalSinceNow - 3600) < 60)
+        #expect(!read.isTest)
+        #expect(read.obfuscatedExternalAccountId == "account-7")
+    }
+
+    @Test func acknowledgeAndConsumeReachGoogle() async throws {
+        let test = try GoogleTestAccount()
+        let stand = try StandIn(test)
+        stand.google.add([
+            SimGooglePurchase(token: "tok-coins", packageName: Self.package, productId: "coins.100"),
+            SimGooglePurchase(
+                token: "tok-sub", packageName: Self.package, productId: "magazine.monthly", subscription: true),
+        ])
+        let client = try stand.client(test)
+        try await OnThread.value {
+            try client.acknowledge(
+                packageName: Self.package, productId: "coins.100", token: "tok-coins", subscription: false,
+                deadline: Self.deadline(), logger: Self.logger)
+            try client.consume(
+                packageName: Self.package, productId: "coins.100", token: "tok-coins", deadline: Self.deadline(),
+                logger: Self.logger)
+            try client.acknowledge(
+                packageName: Self.package, productId: "magazine.monthly", token: "tok-sub", subscription: true,
+                deadline: Self.deadline(), logger: Self.logger)
+        }
+        #expect(stand.google.purchase("tok-coins")?.acknowledged == true)
+        #expect(stand.google.purchase("tok-coins")?.consumed == true)
+        #expect(stand.google.purchase("tok-sub")?.acknowledged == true)
+        #expect(stand.google.calls["purchases.products.acknowledge"] == 1)
+        #expect(stand.google.calls["purchases.products.consume"] == 1)
+        #expect(stand.google.calls["purchases.subscriptions.acknowledge"] == 1)
+        #expect(stand.google.calls["token"] == 1)
+    }
+
+    @Test func aTokenFromTheClientStaysOnePathSegment() async throws {
+        let test = try GoogleTestAccount()
+        let stand = try StandIn(test)
+        let client = try stand.client(test)
+        for hostile in ["../../voidedpurchases", "x/../../../../token", "a:acknowledge", "..", "a?b#c", "%2e%2e"] {
+            let outcome = await OnThread.result { () throws(GooglePlayFailure) in
+                try client.productPurchase(
+                    packageName: Self.package, token: hostile, deadline: Self.deadline(), logger: Self.logger)
+            }
+            guard case .failure(let failure) = outcome else {
+                Issue.record("\(hostile) was found")
+                continue
+            }
+            #expect(failure.kind == .notFound, "\(hostile)")
+        }
+        #expect(stand.google.calls["purchases.productsv2.getproductpurchasev2"] == 6)
+        #expect(Set(stand.google.calls.keys) == ["token", "purchases.productsv2.getproductpurchasev2"])
+    }
+
+    @Test(arguments: [
+        (404, "purchaseTokenNotFound", GooglePlayFailure.Kind.notFound),
+        (410, "purchaseTokenNoLongerValid", .gone),
+        (400, "invalid", .rejected),
+        (403, "permissionDenied", .misconfigured),
+    ])
+    func googlesRefusalsAreToldApart(status: Int, reason: String, kind: GooglePlayFailure.Kind) async throws {
+        let test = try GoogleTestAccount()
+        let stand = try StandIn(test)
+        stand.google.add([SimGooglePurchase(token: "tok", packageName: Self.package, productId: "book.1")])
+        var step = SimGoogleStep(endpoint: "purchases.productsv2.getproductpurchasev2", httpStatus: status)
+        step.reason = reason
+        try stand.play([step])
+        let failure = try await Self.failure(of: try stand.client(test), token: "tok")
+        #expect(failure.kind == kind)
+        #expect(failure.reason.contains(reason))
+        #expect(stand.google.calls["purchases.productsv2.getproductpurchasev2"] == 1)
+    }
+
+    @Test func aRefusedAccessTokenIsReplacedOnce() async throws {
+        let test = try GoogleTestAccount()
+        let stand = try StandIn(test)
+        stand.google.add([SimGooglePurchase(token: "tok", packageName: Self.package, productId: "book.1")])
+        try stand.play([SimGoogleStep(endpoint: "purchases.productsv2.getproductpurchasev2", httpStatus: 401)])
+        let client = try stand.client(test)
+        let read = try await OnThread.value {
+            try client.productPurchase(
+                packageName: Self.package, token: "tok", deadline: Self.deadline(), logger: Self.logger)
+        }
+        #expect(read.state == .purchased)
+        #expect(stand.google.calls["token"] == 2)
+        try stand.play(
+            Array(
+                repeating: SimGoogleStep(endpoint: "purchases.productsv2.getproductpurchasev2", httpStatus: 401),
+                count: 2))
+        let failure = try await Self.failure(of: client, token: "tok")
+        #expect(failure.kind == .misconfigured)
+        #expect(stand.google.calls["token"] == 3)
+    }
+
+    @Test func googleInTroubleIsTriedAgainAndA429PastTheDeadlineIsRateLimited() async throws {
+        let test = try GoogleTestAccount()
+        let stand = try StandIn(test)
+        stand.google.add([SimGooglePurchase(token: "tok", packageName: Self.package, productId: "book.1")])
+        let endpoint = "purchases.productsv2.getproductpurchasev2"
+        try stand.play([
+            SimGoogleStep(endpoint: endpoint, httpStatus: 503), SimGoogleStep(endpoint: endpoint, httpStatus: 500),
+        ])
+        let client = try stand.client(test)
+        let read = try await OnThread.value {
+            try client.productPurchase(
+                packageName: Self.package, token: "tok", deadline: Self.deadline(), logger: Self.logger)
+        }
+        #expect(read.state == .purchased)
+        #expect(stand.google.calls[endpoint] == 3)
+
+        var slowDown = SimGoogleStep(endpoint: endpoint, httpStatus: 429)
+        slowDown.retryAfterS = 120
+        try stand.play([slowDown])
+        let limited = try await Self.failure(of: client, token: "tok")
+        #expect(limited.kind == .rateLimited)
+        #expect(limited.retryAfter == .seconds(120))
+        // Google said to wait: the next call does not reach it.
+        let held = try await Self.failure(of: client, token: "tok")
+        #expect(held.kind == .rateLimited)
+        #expect(stand.google.calls[endpoint] == 4)
+        #expect(client.lastError?.contains("rate") == true)
+
+        var garbage = SimGoogleStep(endpoint: endpoint)
+        garbage.body = "<html>not JSON</html>"
+        let fresh = try stand.client(test)
+        try stand.play([garbage])
+        #expect(try await Self.failure(of: fresh, token: "tok").kind == .unavailable)
+    }
+
+    @Test func theGatewaysOwnBudgetStopsShortOfGoogle() async throws {
+        let test = try GoogleTestAccount()
+        let stand = try StandIn(test)
+        stand.google.add([SimGooglePurchase(token: "tok", packageName: Self.package, productId: "book.1")])
+        let client = try stand.client(test, ["calls_per_minute": "2"])
+        for _ in 0..<2 {
+            _ = try await OnThread.value {
+                try client.productPurchase(
+                    packageName: Self.package, token: "tok", deadline: Self.deadline(), logger: Self.logger)
+            }
+        }
+        let over = try await Self.failure(of: client, token: "tok")
+        #expect(over.kind == .rateLimited)
+        #expect(over.reason.contains("budget"))
+        #expect(try #require(over.retryAfter) > .seconds(20))
+        #expect(stand.google.calls["purchases.productsv2.getproductpurchasev2"] == 2)
+    }
+
+    static func failure(of client: GooglePlayClient, token: String) async throws -> GooglePlayFailure {
+        let outcome = await OnThread.result { () throws(GooglePlayFailure) in
+            try client.productPurchase(packageName: package, token: token, deadline: deadline(), logger: logger)
+        }
+        guard case .failure(let failure) = outcome else { throw Unexpected.answered }
+        return failure
+    }
+
+    enum Unexpected: Error { case answered }
+}
