@@ -144,6 +144,13 @@ enum Attacks {
                 name: "a module from outside named like a C module of the toolchain's", source: "import Outside",
                 refusedBy: .registry, refusal: "depends on a module named SwiftGlibc, as the toolchain's own",
                 outside: [("Shim.swift", "public let shim = 1")], outsideModules: ["SwiftGlibc"]),
+            // A twenty-ninth reviewer's: a Swift module named like clang's builtin `<stddef.h>` module became its
+            // overlay, seen by every `import Foundation` of the gateway (its `Array.init` ran before main's).
+            Attack(
+                name: "a module from outside named like one of clang's builtin header modules",
+                source: "import Outside",
+                refusedBy: .registry, refusal: "depends on a module named _Builtin_stddef, as the toolchain's own",
+                outside: [("Overlay.swift", "public let overlay = 1")], outsideModules: ["_Builtin_stddef"]),
             // A twenty-eighth reviewer's: a selector finds a declaration in any module the API loads.
             Attack(
                 name: "reaching a module of this package by a module selector in a package from outside",
