@@ -188,6 +188,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Google Play purchases (the `google` section), checked with the Play Developer API.
+        .target(
+            name: "GooglePlay",
+            dependencies: [
+                "GatewayHandlerAPI", "PurchaseVerification", "GooglePlayAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // The HTTP client every store's calls share (TLS verified, no redirects, no process-wide tracer).
         .target(
             name: "StoreHTTP",
@@ -253,7 +263,7 @@ let package = Package(
             name: "StoreGateApp",
             dependencies: [
                 "GatewayServer", "GatewayText", "ConfigYAML", "FastCGIFront", "ProductCatalog", "PurchaseLedger",
-                "PurchaseVerification", "AppStoreReceipts",
+                "PurchaseVerification", "AppStoreReceipts", "GooglePlay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + handlerModules.map { .target(name: $0) },
             swiftSettings: strict,
@@ -367,14 +377,31 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Google's side for tests: a service account, the stand-in, and Google's own Python libraries as peers.
+        .target(
+            name: "GoogleTestSupport",
+            dependencies: ["AppStoreSim", .product(name: "CryptoExtras", package: "swift-crypto")],
+            path: "Tests/Support/GoogleTestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "GooglePlayAPITests",
             dependencies: [
-                "GooglePlayAPI", "AppStoreSim", "ByteCoding", "ConfigYAML", "GatewayCore",
+                "GooglePlayAPI", "AppStoreSim", "ByteCoding", "ConfigYAML", "GatewayCore", "GoogleTestSupport",
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "GooglePlayTests",
+            dependencies: [
+                "GooglePlay", "GooglePlayAPI", "PurchaseVerification", "GatewayHandlerAPI", "ConfigYAML", "AppStoreSim",
+                "GoogleTestSupport",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

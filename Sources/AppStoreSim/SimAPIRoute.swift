@@ -1,4 +1,5 @@
 import Foundation
+
 /// A Server API call the stand-in understands: the endpoint's name (as the gateway's metrics name it), the
 /// id in its path and its query.
 struct SimAPIRoute {

@@ -13,18 +13,23 @@ package struct StoreBackends: Sendable {
         self.stores = stores
     }
 
-    /// The backends the store modules `providers` build from their sections of `config` (whole), problems
-    /// reported there; a load that verifies purchases with none throws. Declares the verification codes.
+    /// The backends the store modules `providers` build from their sections of `config` (whole) and the load's
+    /// `catalog`, problems reported there; a load that verifies purchases with none throws. Declares the
+    /// verification codes.
     package init(
-        config: ConfigReader, providers: [any VerifierProvider.Type], logger: Logger,
+        config: ConfigReader, providers: [any VerifierProvider.Type], catalog: Catalog?, logger: Logger,
         metricsFactory: any MetricsFactory,
         declare: @escaping @Sendable ([ErrorCode]) -> Void
     ) throws {
+        // Only the stores the config sets up read credentials: a body for another is not this server's.
+        var configured: [any VerifierProvider.Type] = []
         let backends = try providers.flatMap { provider in
-            try provider.makeBackends(
+            let made = try provider.makeBackends(
                 StoreSetup(
                     section: config.scoped(provider.section), isConfigured: config.hasSection(provider.section),
-                    logger: logger, metricsFactory: metricsFactory, declare: declare))
+                    catalog: catalog, logger: logger, metricsFactory: metricsFactory, declare: declare))
+            if !made.isEmpty { configured.append(provider) }
+            return made
         }
         guard !backends.isEmpty else {
             let sections = providers.map { $0.section }
@@ -35,7 +40,7 @@ package struct StoreBackends: Sendable {
             throw ConfigProblems([])
         }
         declare(ErrorCode.verification)
-        self.init(backends: backends, stores: providers)
+        self.init(backends: backends, stores: configured)
     }
 
     /// The first backend that checks `credential`; nil when none does.

@@ -48,14 +48,14 @@ struct LoadCapabilities: CapabilityProvider {
     private func services() throws -> VerificationServices {
         try inputs.store.value(for: Self.servicesKey) {
             let runtime = inputs.runtime
+            let loadedCatalog = Result { try catalog() }
             let backends = Result {
                 try StoreBackends(
-                    config: config, providers: stores, logger: runtime.logger, metricsFactory: runtime.metrics.factory,
+                    config: config, providers: stores, catalog: try? loadedCatalog.get(), logger: runtime.logger,
+                    metricsFactory: runtime.metrics.factory,
                     declare: { [metrics = runtime.metrics] codes in metrics.declare(codes) })
             }
-            let loaded = (
-                catalog: Result { try catalog() }, ledger: Result { try ledger() }, tokens: Result { try tokens() }
-            )
+            let loaded = (catalog: loadedCatalog, ledger: Result { try ledger() }, tokens: Result { try tokens() })
             return VerificationServices(
                 config: config, stores: try backends.get(), catalog: try loaded.catalog.get(),
                 ledger: try loaded.ledger.get(), tokens: try loaded.tokens.get(),

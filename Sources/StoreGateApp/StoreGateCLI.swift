@@ -5,6 +5,7 @@ import Foundation
 import GatewayCore
 import GatewayServer
 import GatewayText
+import GooglePlay
 import Logging
 import PurchaseLedger
 import PurchaseVerification
@@ -25,7 +26,9 @@ package struct StoreGateCLI: Sendable {
 
     /// The store modules of the `storegate` binary. A new store is one more entry in this list (and its module in
     /// Package.swift).
-    package static let compiledInStores: [any VerifierProvider.Type] = [AppStoreVerification.self]
+    package static let compiledInStores: [any VerifierProvider.Type] = [
+        AppStoreVerification.self, GooglePlayVerification.self,
+    ]
 
     /// A command line that builds gateways from the handler modules of `registry` and the store modules `stores`.
     package init(

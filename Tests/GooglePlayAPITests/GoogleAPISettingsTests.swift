@@ -1,6 +1,7 @@
 import ConfigYAML
 import Foundation
 import GatewayCore
+import GoogleTestSupport
 import Testing
 
 @testable import GooglePlayAPI

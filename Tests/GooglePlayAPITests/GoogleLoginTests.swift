@@ -2,6 +2,7 @@ import AppStoreSim
 import ByteCoding
 import CryptoExtras
 import Foundation
+import GoogleTestSupport
 import Logging
 import Synchronization
 import Testing
@@ -74,7 +75,7 @@ import Testing
 
     @Test func theStandInTakesGoogleAuthsOwnLogin() async throws {
         let test = try GoogleTestAccount()
-        let stand = try StandIn(test)
+        let stand = try GoogleStandIn(test)
         let json = try test.json(tokenURI: stand.tokenURL)
         let token = try await Python.run(
             """
@@ -93,7 +94,7 @@ import Testing
 
     @Test func aTokenIsReusedAndConcurrentRequestsShareOneLogin() async throws {
         let test = try GoogleTestAccount()
-        let stand = try StandIn(test)
+        let stand = try GoogleStandIn(test)
         try stand.play([SimGoogleStep(endpoint: "token", delayMs: 300)])
         let login = try stand.login(test)
         let tokens = Mutex<[String]>([])
@@ -114,7 +115,7 @@ import Testing
     @Test func aTokenCloseToItsExpiryIsRenewed() async throws {
         let test = try GoogleTestAccount()
         // Google's tokens live an hour; these live less than the renewal margin, so each is renewed at once.
-        let stand = try StandIn(test, tokenLifetime: 120)
+        let stand = try GoogleStandIn(test, tokenLifetime: 120)
         let login = try stand.login(test)
         let first = try await OnThread.value {
             try login.accessToken(deadline: .now + .seconds(10), logger: Self.logger)
@@ -128,7 +129,7 @@ import Testing
 
     @Test func aRefusedLoginSaysWhyInWordsAndItsWaitersShareTheFailure() async throws {
         let test = try GoogleTestAccount()
-        let stand = try StandIn(test)
+        let stand = try GoogleStandIn(test)
         try stand.play([SimGoogleStep(endpoint: "token", delayMs: 300)])
         let impostor = try GoogleTestAccount()
         let login = try stand.login(impostor)
@@ -150,7 +151,7 @@ import Testing
 
     @Test func googleInTroubleIsTriedAgainThenReportedUnavailable() async throws {
         let test = try GoogleTestAccount()
-        let stand = try StandIn(test)
+        let stand = try GoogleStandIn(test)
         try stand.play([SimGoogleStep(endpoint: "token", httpStatus: 503)])
         let login = try stand.login(test)
         #expect(
@@ -158,7 +159,7 @@ import Testing
                 .hasPrefix("ya29.sim-"))
         #expect(stand.google.calls["token"] == 2)
 
-        let down = try StandIn(test)
+        let down = try GoogleStandIn(test)
         try down.play(Array(repeating: SimGoogleStep(endpoint: "token", httpStatus: 500), count: 3))
         let downLogin = try down.login(test)
         let outcome = await OnThread.result { () throws(GooglePlayFailure) in

@@ -1,5 +1,6 @@
 import AppStoreSim
 import Foundation
+import GoogleTestSupport
 import Logging
 import NIOHTTP1
 import Testing
@@ -37,7 +38,7 @@ import Testing
 
     @Test func aOneTimePurchaseIsReadAsGoogleAnswersIt() async throws {
         let test = try GoogleTestAccount()
-        let stand = try StandIn(test)
+        let stand = try GoogleStandIn(test)
         var purchase = SimGooglePurchase(token: "tok-book-1", packageName: Self.package, productId: "book.1")
         purchase.orderId = "GPA.3371-1234-5678-90123"
         purchase.accountId = "account-7"
@@ -62,7 +63,7 @@ import Testing
 
     @Test func aSubscriptionIsReadWithTheTokenItReplaced() async throws {
         let test = try GoogleTestAccount()
-        let stand = try StandIn(test)
+        let stand = try GoogleStandIn(test)
         var purchase = SimGooglePurchase(
             token: "tok-sub-2", packageName: Self.package, productId: "magazine.monthly", subscription: true)
         purchase.linkedPurchaseToken = "tok-sub-1"
@@ -85,7 +86,7 @@ import Testing
 
     @Test func acknowledgeAndConsumeReachGoogle() async throws {
         let test = try GoogleTestAccount()
-        let stand = try StandIn(test)
+        let stand = try GoogleStandIn(test)
         stand.google.add([
             SimGooglePurchase(token: "tok-coins", packageName: Self.package, productId: "coins.100"),
             SimGooglePurchase(
@@ -114,7 +115,7 @@ import Testing
 
     @Test func aTokenFromTheClientStaysOnePathSegment() async throws {
         let test = try GoogleTestAccount()
-        let stand = try StandIn(test)
+        let stand = try GoogleStandIn(test)
         let client = try stand.client(test)
         for hostile in ["../../voidedpurchases", "x/../../../../token", "a:acknowledge", "..", "a?b#c", "%2e%2e"] {
             let outcome = await OnThread.result { () throws(GooglePlayFailure) in
@@ -139,7 +140,7 @@ import Testing
     ])
     func googlesRefusalsAreToldApart(status: Int, reason: String, kind: GooglePlayFailure.Kind) async throws {
         let test = try GoogleTestAccount()
-        let stand = try StandIn(test)
+        let stand = try GoogleStandIn(test)
         stand.google.add([SimGooglePurchase(token: "tok", packageName: Self.package, productId: "book.1")])
         var step = SimGoogleStep(endpoint: "purchases.productsv2.getproductpurchasev2", httpStatus: status)
         step.reason = reason
@@ -152,7 +153,7 @@ import Testing
 
     @Test func aRefusedAccessTokenIsReplacedOnce() async throws {
         let test = try GoogleTestAccount()
-        let stand = try StandIn(test)
+        let stand = try GoogleStandIn(test)
         stand.google.add([SimGooglePurchase(token: "tok", packageName: Self.package, productId: "book.1")])
         try stand.play([SimGoogleStep(endpoint: "purchases.productsv2.getproductpurchasev2", httpStatus: 401)])
         let client = try stand.client(test)
@@ -173,7 +174,7 @@ import Testing
 
     @Test func googleInTroubleIsTriedAgainAndA429PastTheDeadlineIsRateLimited() async throws {
         let test = try GoogleTestAccount()
-        let stand = try StandIn(test)
+        let stand = try GoogleStandIn(test)
         stand.google.add([SimGooglePurchase(token: "tok", packageName: Self.package, productId: "book.1")])
         let endpoint = "purchases.productsv2.getproductpurchasev2"
         try stand.play([
@@ -208,7 +209,7 @@ import Testing
 
     @Test func theGatewaysOwnBudgetStopsShortOfGoogle() async throws {
         let test = try GoogleTestAccount()
-        let stand = try StandIn(test)
+        let stand = try GoogleStandIn(test)
         stand.google.add([SimGooglePurchase(token: "tok", packageName: Self.package, productId: "book.1")])
         let client = try stand.client(test, ["calls_per_minute": "2"])
         for _ in 0..<2 {

@@ -2,8 +2,8 @@ import Foundation
 
 /// Runs blocking work (the client blocks its thread as it blocks a gateway worker) on a thread of its own, so
 /// Swift Testing's few pool threads are never blocked.
-enum OnThread {
-    static func result<T: Sendable, Failure: Error>(
+public enum OnThread {
+    public static func result<T: Sendable, Failure: Error>(
         _ body: @escaping @Sendable () throws(Failure) -> T
     ) async -> Result<T, Failure> {
         await withCheckedContinuation { continuation in
@@ -11,7 +11,7 @@ enum OnThread {
         }
     }
 
-    static func value<T: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> T)
+    public static func value<T: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> T)
         async throws(Failure) -> T
     {
         try await result(body).get()

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Runs Python with Google's client libraries (google-auth), the peer our Google side is checked against.
-enum Python {
-    struct Failed: Error, CustomStringConvertible {
-        let description: String
+public enum Python {
+    public struct Failed: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// What `script` printed, run on a thread of its own; throws with its error output when it fails
     /// (google-auth missing: `python3 -m pip install google-auth requests`).
-    static func run(_ script: String, arguments: [String]) async throws -> String {
+    public static func run(_ script: String, arguments: [String]) async throws -> String {
         try await OnThread.value { try runBlocking(script, arguments: arguments) }
     }
 

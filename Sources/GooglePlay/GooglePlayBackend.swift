@@ -1,0 +1,122 @@
+import Foundation
+import GatewayHandlerAPI
+import GooglePlayAPI
+import Logging
+import PurchaseVerification
+
+/// Google Play purchases, checked with the Play Developer API: one-time products through productsv2, and
+/// subscriptions (a `product-id` the catalog sells as auto-renewable) through subscriptionsv2. What Google
+/// says is mapped to the store-neutral transactions, after this server's policy (the app's package names,
+/// test purchases); Google's state decides: `PURCHASED` and active subscriptions entitle, a pending purchase
+/// is `purchase_pending`, a cancelled one is recorded as cancelled, a subscription past its expiry entitles
+/// nothing.
+final class GooglePlayBackend: VerificationBackend {
+    private let client: GooglePlayClient
+    private let settings: GooglePlaySettings
+    private let catalog: Catalog?
+
+    init(client: GooglePlayClient, settings: GooglePlaySettings, catalog: Catalog?) {
+        self.client = client
+        self.settings = settings
+        self.catalog = catalog
+    }
+
+    func accepts(_ credential: Credential) -> Bool {
+        guard case .store(let store) = credential else { return false }
+        return store is GooglePlayCredential
+    }
+
+    var lastUpstreamError: String? { client.lastError }
+
+    func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
+        guard case .store(let store) = credential, let purchase = store as? GooglePlayCredential else {
+            throw GatewayError.badRequest("This server cannot verify that kind of purchase.")
+        }
+        let packageName = try app(of: purchase)
+        if let productId = purchase.productId, catalog?.product(id: productId)?.kind == .autoRenewable {
+            return try subscription(purchase.token, packageName: packageName, context: context)
+        }
+        return try product(purchase.token, packageName: packageName, context: context)
+    }
+
+    /// What Google answers `call`, or the answer to the client when it cannot.
+    private func ask<Answer>(_ call: () throws(GooglePlayFailure) -> Answer) throws(GatewayError) -> Answer {
+        do {
+            return try call()
+        } catch {
+            throw .google(error)
+        }
+    }
+
+    /// The app the purchase is for: the one the body names, or the only one configured.
+    private func app(of purchase: GooglePlayCredential) throws(GatewayError) -> String {
+        if let named = purchase.packageName {
+            guard settings.packageNames.contains(named) else { throw .googleBundleMismatch }
+            return named
+        }
+        guard settings.packageNames.count == 1, let only = settings.packageNames.first else {
+            throw .badRequest("This server sells for several Android apps: name the app in \"package-name\".")
+        }
+        return only
+    }
+
+    private func environment(isTest: Bool) throws(GatewayError) -> String {
+        if isTest, !settings.acceptSandbox { throw .googleSandboxNotAccepted }
+        return isTest ? "Sandbox" : "Production"
+    }
+
+    private func product(
+        _ token: String, packageName: String, context: RequestContext
+    ) throws(GatewayError) -> StorePurchases {
+        let answer = try ask { () throws(GooglePlayFailure) in
+            try client.productPurchase(
+                packageName: packageName, token: token, deadline: context.deadline, logger: context.logger)
+        }
+        switch answer.state {
+        case .pending: throw .purchasePending
+        case .purchased, .cancelled: break
+        case .unspecified: throw .googleUnavailable(retryAfterSeconds: 5)
+        }
+        let id =
+            answer.orderId.map { GooglePlayIds.order($0, packageName: packageName) }
+            ?? GooglePlayIds.token(token, packageName: packageName)
+        let cancelled = answer.state == .cancelled ? Date() : nil
+        let transactions = answer.lineItems.map { item in
+            PurchaseTransaction(
+                transactionId: id, originalTransactionId: id, productId: item.productId, webOrderLineItemId: nil,
+                purchaseDate: answer.purchaseCompletionTime, expiresDate: nil, cancellationDate: cancelled,
+                quantity: item.quantity, accountToken: answer.obfuscatedExternalAccountId)
+        }
+        return StorePurchases(
+            status: 0, environment: try environment(isTest: answer.isTest), bundleId: packageName,
+            transactions: transactions, logMetadata: ["google_order": "\(answer.orderId ?? "none")"])
+    }
+
+    private func subscription(
+        _ token: String, packageName: String, context: RequestContext
+    ) throws(GatewayError) -> StorePurchases {
+        let answer = try ask { () throws(GooglePlayFailure) in
+            try client.subscriptionPurchase(
+                packageName: packageName, token: token, deadline: context.deadline, logger: context.logger)
+        }
+        switch answer.state {
+        case .pending: throw .purchasePending
+        case .unspecified: throw .googleUnavailable(retryAfterSeconds: 5)
+        default: break
+        }
+        let transactions = answer.lineItems.map { item in
+            let order = item.latestSuccessfulOrderId
+            let original =
+                order.map { GooglePlayIds.subscription($0, packageName: packageName) }
+                ?? GooglePlayIds.token(token, packageName: packageName)
+            let period = order.map { GooglePlayIds.order($0, packageName: packageName) } ?? original
+            return PurchaseTransaction(
+                transactionId: period, originalTransactionId: original, productId: item.productId,
+                webOrderLineItemId: period, purchaseDate: answer.startTime, expiresDate: item.expiryTime,
+                cancellationDate: nil, quantity: 1, accountToken: answer.obfuscatedExternalAccountId)
+        }
+        return StorePurchases(
+            status: 0, environment: try environment(isTest: answer.isTest), bundleId: packageName,
+            transactions: transactions, logMetadata: ["google_subscription_state": "\(answer.state.rawValue)"])
+    }
+}
