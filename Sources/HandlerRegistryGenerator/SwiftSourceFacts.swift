@@ -57,8 +57,10 @@ struct SwiftSourceFacts {
     private(set) var flagProblems: [FlagProblem] = []
     /// Lines of declarations that define a symbol under a name of their own choosing (`@_silgen_name` with a body).
     private(set) var namedDefinitions: [Int] = []
-    /// The nominal types and protocols the file declares, at any depth, by name (a `typealias` is not one: it
-    /// may name another module's type).
+    /// The nominal types and protocols the file declares at its top level, by name (a `typealias` is not one: it
+    /// may name another module's type). Only those: an extension, always at the top level, names a top-level type,
+    /// and a nested type of the same name (`enum Labels { struct ConfigReader {} }`, a twenty-ninth reviewer's)
+    /// is not the one it extends.
     private(set) var declaredTypes: [String] = []
     /// The extensions that add conformances.
     private(set) var conformances: [Conformance] = []
@@ -168,8 +170,23 @@ private final class FactsVisitor: SyntaxVisitor {
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { declare(node.name) }
 
     private func declare(_ name: TokenSyntax) -> SyntaxVisitorContinueKind {
-        declaredTypes.append(SwiftSourceFacts.plain(name.text))
+        if Self.isTopLevel(name) { declaredTypes.append(SwiftSourceFacts.plain(name.text)) }
         return .visitChildren
+    }
+
+    /// Whether the declaration `name` belongs to stands at the file's top level: only statements and `#if`
+    /// clauses between it and the file.
+    private static func isTopLevel(_ name: TokenSyntax) -> Bool {
+        var node = name.parent?.parent
+        while let current = node {
+            if current.kind == .sourceFile { return true }
+            let between: [SyntaxKind] = [
+                .codeBlockItem, .codeBlockItemList, .ifConfigClause, .ifConfigClauseList, .ifConfigDecl,
+            ]
+            guard between.contains(current.kind) else { return false }
+            node = current.parent
+        }
+        return false
     }
 
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {

@@ -119,6 +119,19 @@ enum Attacks {
                     + "Swift.CustomDebugStringConvertible"
             ),
             (
+                // A twenty-ninth reviewer's: a nested type of the same name counted as declaring the type.
+                "a conformance of the gateway's type named like a nested type of the module's",
+                "enum Labels { struct ConfigReader {} }\n"
+                    + "extension ConfigReader: @retroactive CustomStringConvertible { public var description: String { \"\" } }",
+                "makes ConfigReader, a type it does not declare, conform to CustomStringConvertible"
+            ),
+            (
+                "a conformance to the standard library's protocol named like a nested one of the module's",
+                "enum Labels { protocol CustomStringConvertible {} }\n"
+                    + "extension HandlerSetup: @retroactive CustomStringConvertible { public var description: String { \"\" } }",
+                "makes HandlerSetup, a type it does not declare, conform to CustomStringConvertible"
+            ),
+            (
                 "a conformance through a type alias, in a composition",
                 "typealias Setup = HandlerSetup\nprotocol Mine {}\n"
                     + "extension Setup: Mine & CustomStringConvertible { public var description: String { \"\" } }",
