@@ -9,6 +9,8 @@ public struct Catalog: HandedOutNeeds, CustomReflectable {
     /// The folder every product file lives under (absolute, symlinks resolved): the content path's business.
     package let contentRoot: String
     private let byId: [String: Product]
+    /// Per store, the products by their id there: `store_ids`, else the catalog's own id.
+    private let byStoreId: [String: [String: Product]]
 
     /// A catalog of `products` whose files live under `contentRoot`; `version` hashes what the route shows.
     package init(products: [Product], contentRoot: String, version: String) {
@@ -16,6 +18,18 @@ public struct Catalog: HandedOutNeeds, CustomReflectable {
         self.contentRoot = contentRoot
         self.version = version
         self.byId = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let stores = Set(products.flatMap(\.storeIds.keys))
+        byStoreId = Dictionary(
+            uniqueKeysWithValues: stores.map { store in
+                (store, Dictionary(Self.storeIds(products, in: store), uniquingKeysWith: { first, _ in first }))
+            })
+    }
+
+    /// The products of `products` by their id in `store`, in order (a store id the catalog gives first, then
+    /// the catalog's own ids of products with none there); a name given twice is the loader's problem to report.
+    package static func storeIds(_ products: [Product], in store: String) -> [(String, Product)] {
+        products.compactMap { product in product.storeIds[store].map { ($0, product) } }
+            + products.filter { $0.storeIds[store] == nil }.map { ($0.id, $0) }
     }
 
     public static func provided(by source: CapabilitySource) throws -> Provision<Catalog> {
@@ -27,6 +41,13 @@ public struct Catalog: HandedOutNeeds, CustomReflectable {
 
     /// The product with this exact id.
     public func product(id: String) -> Product? { byId[id] }
+
+    /// The product `store` sells as `id`: the one whose `store_ids` gives it that id there, else the one with
+    /// that id and none of its own there.
+    public func product(store: String, id: String) -> Product? {
+        if let stored = byStoreId[store] { return stored[id] }
+        return byId[id]
+    }
 
     /// The catalog route's JSON body.
     public func renderJSON() -> [UInt8] {
@@ -55,7 +76,7 @@ public struct Catalog: HandedOutNeeds, CustomReflectable {
             let sha256: String
             let content_type: String
         }
-        enum CodingKeys: String, CodingKey { case id, type, title, description, content }
+        enum CodingKeys: String, CodingKey { case id, type, title, description, content, storeIds = "store_ids" }
 
         let product: Product
 
@@ -72,6 +93,8 @@ public struct Catalog: HandedOutNeeds, CustomReflectable {
                 },
                 forKey: .content
             )
+            // Only when the catalog gives one: the id to buy the product by in that store.
+            if !product.storeIds.isEmpty { try container.encode(product.storeIds, forKey: .storeIds) }
         }
     }
 }

@@ -18,9 +18,12 @@ public struct Product: Sendable, Equatable {
     /// A free sample or preview of the content was offered before the purchase (`sample: true`), a fact a
     /// store asks about when the customer wants a refund.
     public let offersSample: Bool
+    /// The product's id in a store whose id for it is not the catalog's (`store_ids`, by store: `google-play`).
+    public let storeIds: [String: String]
 
     package init(
-        id: String, kind: Kind, title: String, description: String, content: Content?, offersSample: Bool = false
+        id: String, kind: Kind, title: String, description: String, content: Content?, offersSample: Bool = false,
+        storeIds: [String: String] = [:]
     ) {
         self.id = id
         self.kind = kind
@@ -28,6 +31,7 @@ public struct Product: Sendable, Equatable {
         self.description = description
         self.content = content
         self.offersSample = offersSample
+        self.storeIds = storeIds
     }
 
     /// A product's file under `content.root`, measured when the catalog was loaded.

@@ -5,7 +5,8 @@ import Logging
 import PurchaseVerification
 
 /// Google Play purchases, checked with the Play Developer API: one-time products through productsv2, and
-/// subscriptions (a `product-id` the catalog sells as auto-renewable) through subscriptionsv2. What Google
+/// subscriptions (a `product-id` the catalog sells as auto-renewable) through subscriptionsv2. Google's product
+/// ids are the catalog's by its `store_ids.google-play`, else its own ids. What Google
 /// says is mapped to the store-neutral transactions, after this server's policy (the app's package names,
 /// test purchases); Google's state decides: `PURCHASED` and active subscriptions entitle, a pending purchase
 /// is `purchase_pending`, a cancelled one is recorded as cancelled, a subscription past its expiry entitles
@@ -33,11 +34,19 @@ final class GooglePlayBackend: VerificationBackend {
             throw GatewayError.badRequest("This server cannot verify that kind of purchase.")
         }
         let packageName = try app(of: purchase)
-        if let productId = purchase.productId, catalog?.product(id: productId)?.kind == .autoRenewable {
+        if let productId = purchase.productId, catalogProduct(productId)?.kind == .autoRenewable {
             return try subscription(purchase.token, packageName: packageName, context: context)
         }
         return try product(purchase.token, packageName: packageName, context: context)
     }
+
+    /// The catalog's product Google sells as `googleId`.
+    private func catalogProduct(_ googleId: String) -> Product? {
+        catalog?.product(store: GooglePlayIds.store, id: googleId)
+    }
+
+    /// The catalog's id of what Google sells as `googleId` (its own, when the catalog does not sell it).
+    private func catalogId(_ googleId: String) -> String { catalogProduct(googleId)?.id ?? googleId }
 
     /// What Google answers `call`, or the answer to the client when it cannot.
     private func ask<Answer>(_ call: () throws(GooglePlayFailure) -> Answer) throws(GatewayError) -> Answer {
@@ -83,7 +92,8 @@ final class GooglePlayBackend: VerificationBackend {
         let cancelled = answer.state == .cancelled ? Date() : nil
         let transactions = answer.lineItems.map { item in
             PurchaseTransaction(
-                transactionId: id, originalTransactionId: id, productId: item.productId, webOrderLineItemId: nil,
+                transactionId: id, originalTransactionId: id, productId: catalogId(item.productId),
+                webOrderLineItemId: nil,
                 purchaseDate: answer.purchaseCompletionTime, expiresDate: nil, cancellationDate: cancelled,
                 quantity: item.quantity, accountToken: answer.obfuscatedExternalAccountId)
         }
@@ -111,7 +121,7 @@ final class GooglePlayBackend: VerificationBackend {
                 ?? GooglePlayIds.token(token, packageName: packageName)
             let period = order.map { GooglePlayIds.order($0, packageName: packageName) } ?? original
             return PurchaseTransaction(
-                transactionId: period, originalTransactionId: original, productId: item.productId,
+                transactionId: period, originalTransactionId: original, productId: catalogId(item.productId),
                 webOrderLineItemId: period, purchaseDate: answer.startTime, expiresDate: item.expiryTime,
                 cancellationDate: nil, quantity: 1, accountToken: answer.obfuscatedExternalAccountId)
         }

@@ -24,6 +24,7 @@ package enum CatalogLoader {
             return product
         }
         if products.isEmpty, reader.problems.isEmpty { reader.report("products", "the catalog lists no products") }
+        reportStoreIdsGivenTwice(products, entries: reader.sequence("products"))
         // The catalog is read whole: a key nothing read is a mistake, with the nearest known key when it is near.
         for unknown in reader.unusedKeyWarnings {
             reader.report(unknown.keyPath, unknown.message.hasPrefix("unknown key") ? unknown.message : "unknown key")
@@ -63,9 +64,55 @@ package enum CatalogLoader {
                 entry.report("content", problem.message)
             }
         }
+        let storeIds = storeIds(entry)
         guard let id, ProductId.isValid(id), let kind else { return nil }
         return Product(
             id: id, kind: kind, title: title, description: description, content: content,
-            offersSample: entry.bool("sample", default: false))
+            offersSample: entry.bool("sample", default: false), storeIds: storeIds)
+    }
+
+    /// The stores whose product ids the catalog may give (`store_ids`): Google Play's often differ from the
+    /// App Store's, which are the catalog's own.
+    static let stores = ["google-play"]
+
+    /// `store_ids`: the product's id in each store that names it otherwise than the catalog.
+    private static func storeIds(_ entry: ConfigReader) -> [String: String] {
+        guard let value = entry.value("store_ids") else { return [:] }
+        guard case .mapping(let entries) = value else {
+            entry.report("store_ids", "must give the product's id per store, such as google-play: book_1")
+            return [:]
+        }
+        let section = entry.scoped("store_ids")
+        var ids: [String: String] = [:]
+        for store in entries.keys.sorted() {
+            let id = section.string(store)
+            guard stores.contains(store) else {
+                section.report(store, "is not a store whose ids the catalog gives (\(stores.joined(separator: ", ")))")
+                continue
+            }
+            guard let id, ProductId.isValid(id) else {
+                section.report(store, "must be the product's id in that store (letters, digits, '.', '_' and '-')")
+                continue
+            }
+            ids[store] = id
+        }
+        return ids
+    }
+
+    /// A store id that names two products (given twice, or given as another product's own id there).
+    private static func reportStoreIdsGivenTwice(_ products: [Product], entries: [ConfigReader]) {
+        for store in stores {
+            var seen: [String: String] = [:]
+            for (id, product) in Catalog.storeIds(products, in: store) {
+                if let first = seen[id] {
+                    let entry = entries.first { $0.string("id") == product.id }
+                    entry?.report(
+                        product.storeIds[store] == nil ? "id" : "store_ids.\(store)",
+                        "\(store) id \"\(id)\" names both \(first) and \(product.id)")
+                } else {
+                    seen[id] = product.id
+                }
+            }
+        }
     }
 }

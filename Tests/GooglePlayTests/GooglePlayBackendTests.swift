@@ -19,6 +19,12 @@ import Testing
             Product(id: "book.1", kind: .nonConsumable, title: "Book", description: "", content: nil),
             Product(id: "coins.100", kind: .consumable, title: "Coins", description: "", content: nil),
             Product(id: "magazine.monthly", kind: .autoRenewable, title: "Magazine", description: "", content: nil),
+            Product(
+                id: "com.example.atlas", kind: .nonConsumable, title: "Atlas", description: "", content: nil,
+                storeIds: ["google-play": "atlas_android"]),
+            Product(
+                id: "com.example.weekly", kind: .autoRenewable, title: "Weekly", description: "", content: nil,
+                storeIds: ["google-play": "weekly_android"]),
         ], contentRoot: "/nonexistent", version: "test")
 
     /// A Google Play store built from a `google` section pointing at `stand` with `fields` besides.
@@ -180,6 +186,22 @@ import Testing
         stand.google.add([lapsed])
         let over = try await Store(stand, account).verify(Self.body("tok-lapsed", product: "magazine.monthly")).get()
         #expect(EntitlementRules.entitlements(from: over.transactions, catalog: Self.catalog, now: Date()).isEmpty)
+    }
+
+    @Test func googlesProductIdsAreTheCatalogsByItsStoreIds() async throws {
+        let account = try GoogleTestAccount()
+        let stand = try GoogleStandIn(account)
+        stand.google.add([
+            SimGooglePurchase(token: "tok-atlas", packageName: Self.package, productId: "atlas_android"),
+            SimGooglePurchase(
+                token: "tok-weekly", packageName: Self.package, productId: "weekly_android", subscription: true),
+        ])
+        let store = try Store(stand, account)
+        #expect(
+            try await store.verify(Self.body("tok-atlas")).get().transactions.map(\.productId) == ["com.example.atlas"])
+        let weekly = try await store.verify(Self.body("tok-weekly", product: "weekly_android")).get()
+        #expect(weekly.transactions.map(\.productId) == ["com.example.weekly"])
+        #expect(stand.google.calls["purchases.subscriptionsv2.get"] == 1)
     }
 
     @Test func googlesFailuresBecomeClearAnswers() async throws {

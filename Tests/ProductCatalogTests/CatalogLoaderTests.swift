@@ -88,6 +88,48 @@ import Testing
         }
     }
 
+    @Test func aProductMayCarryItsIdInGooglePlay() throws {
+        let folder = try folder()
+        let catalog = try load(
+            "products:\n  - { id: com.example.book1, type: non-consumable, store_ids: { google-play: book_1 } }\n"
+                + "  - { id: magazine.monthly, type: auto-renewable }\n",
+            in: folder)
+        #expect(catalog.product(store: "google-play", id: "book_1")?.id == "com.example.book1")
+        #expect(catalog.product(store: "google-play", id: "com.example.book1") == nil)
+        #expect(catalog.product(store: "google-play", id: "magazine.monthly")?.id == "magazine.monthly")
+        #expect(catalog.product(store: "app-store", id: "com.example.book1")?.id == "com.example.book1")
+        let listed = try #require(
+            try JSONSerialization.jsonObject(with: Data(catalog.renderJSON())) as? [String: Any])
+        let products = try #require(listed["products"] as? [[String: Any]])
+        #expect(products[0]["store_ids"] as? [String: String] == ["google-play": "book_1"])
+        #expect(products[1]["store_ids"] == nil)
+    }
+
+    @Test func aStoreIdThatNamesTwoProductsIsAProblem() throws {
+        let folder = try folder()
+        do {
+            _ = try load(
+                "products:\n  - { id: a.one, type: consumable, store_ids: { google-play: shared } }\n"
+                    + "  - { id: b.two, type: consumable, store_ids: { google-play: shared } }\n"
+                    + "  - { id: c.three, type: consumable, store_ids: { google-play: d.four } }\n"
+                    + "  - { id: d.four, type: consumable }\n"
+                    + "  - { id: e.five, type: consumable, store_ids: { play-store: x, google-play: \"bad/id\" } }\n",
+                in: folder)
+            Issue.record("must fail")
+        } catch {
+            let problems = error.problems.map {
+                $0.keyPath.replacingOccurrences(of: "\(folder.path)/catalog.yaml: ", with: "") + ": " + $0.message
+            }
+            #expect(
+                problems == [
+                    "products[4].store_ids.google-play: must be the product's id in that store (letters, digits, '.', '_' and '-')",
+                    "products[4].store_ids.play-store: is not a store whose ids the catalog gives (google-play)",
+                    "products[1].store_ids.google-play: google-play id \"shared\" names both a.one and b.two",
+                    "products[3].id: google-play id \"d.four\" names both c.three and d.four",
+                ])
+        }
+    }
+
     @Test func productIdsNeverLookLikePaths() {
         for good in ["com.example.issue42", "a_b-c.D9"] { #expect(ProductId.isValid(good)) }
         for bad in ["", ".", "..", "a/b", "a%2Fb", "a\0b", "a b", String(repeating: "x", count: 256), "é"] {
