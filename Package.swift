@@ -415,7 +415,7 @@ let package = Package(
             dependencies: [
                 "storegate", "storegate-testbed", "storegate-appstore-sim", "storegate-build", "PurchaseLedger",
                 "PurchaseVerification",
-                "SignedTestData", "AppStoreSignedData",
+                "SignedTestData", "AppStoreSignedData", "GoogleTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict

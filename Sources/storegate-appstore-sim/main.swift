@@ -2,18 +2,22 @@ import AppStoreSim
 import Foundation
 
 /// `storegate-appstore-sim [--listen 127.0.0.1:9090] [--fixtures FILE] [--shared-secret S] [--accept-any PRODUCT [--delay-ms N]]
-///  [--api-public-key PEM --api-issuer ID --api-key-id ID --api-bundle-id ID --signing-key PEM --signing-chain A,B,C [--page-size N]]`
+///  [--api-public-key PEM --api-issuer ID --api-key-id ID --api-bundle-id ID --signing-key PEM --signing-chain A,B,C [--page-size N]]
+///  [--google-public-key PEM --google-client-email EMAIL]`
 ///
 /// The App Store stand-in for tests and local demos. It binds loopback addresses only, and is used only
 /// when a config points `apple.production_url`/`sandbox_url` (or `apple.server_api`'s URLs) at it. With
 /// `--api-public-key` it also speaks the App Store Server API, checking tokens against that key and signing
 /// answers with `--signing-key` and its `--signing-chain` (leaf, intermediate, root PEM files). `--accept-any`
-/// makes any unknown receipt, and any unknown production transaction id, a fresh purchase (benchmarks).
+/// makes any unknown receipt, and any unknown production transaction id, a fresh purchase (benchmarks). With
+/// `--google-public-key` it also speaks Google's token endpoint and the Play Developer API's purchases methods,
+/// taking the logins of the service account `--google-client-email` whose public key that is.
 let usage = """
     usage: storegate-appstore-sim [--listen 127.0.0.1:PORT] [--fixtures FILE] [--shared-secret S]
                                   [--accept-any PRODUCT_ID [--delay-ms N]]
                                   [--api-public-key PEM --api-issuer ID --api-key-id ID --api-bundle-id ID
                                    --signing-key PEM --signing-chain LEAF,INTERMEDIATE,ROOT [--page-size N]]
+                                  [--google-public-key PEM --google-client-email EMAIL]
     """
 
 func fail(_ message: String) -> Never {
@@ -26,7 +30,8 @@ var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     let known = [
         "--listen", "--fixtures", "--shared-secret", "--accept-any", "--delay-ms", "--api-public-key", "--api-issuer",
-        "--api-key-id", "--api-bundle-id", "--signing-key", "--signing-chain", "--page-size",
+        "--api-key-id", "--api-bundle-id", "--signing-key", "--signing-chain", "--page-size", "--google-public-key",
+        "--google-client-email",
     ]
     guard known.contains(flag),
         let value = arguments.popFirst()
@@ -59,7 +64,9 @@ do {
         acceptAnyDelayMs: options["--delay-ms"].flatMap { Int($0) } ?? 0
     )
     let serverAPI = try makeServerAPI(options, transactions: fixtures?.transactions ?? [])
-    let server = try SimHTTPServer(simulator: simulator, serverAPI: serverAPI, host: host, port: port)
+    let googlePlay = try makeGooglePlay(options)
+    let server = try SimHTTPServer(
+        simulator: simulator, serverAPI: serverAPI, googlePlay: googlePlay, host: host, port: port)
     let banner = "storegate-appstore-sim listening on http://\(host):\(server.port) with \(receipts.count) receipts\n"
     FileHandle.standardOutput.write(Data(banner.utf8))
     // Wait for SIGTERM or SIGINT on this thread (blocked everywhere else), then leave at once.
@@ -92,4 +99,13 @@ func makeServerAPI(_ options: [String: String], transactions: [SimAPITransaction
     return SimServerAPI(
         check: check, signer: signer, transactions: transactions,
         pageSize: options["--page-size"].flatMap { Int($0) } ?? 20, acceptAnyProduct: options["--accept-any"])
+}
+
+/// Google's stand-in the options describe, or nil without `--google-public-key`.
+func makeGooglePlay(_ options: [String: String]) throws -> SimGooglePlay? {
+    guard let publicKey = options["--google-public-key"] else { return nil }
+    guard let email = options["--google-client-email"] else { fail("--google-public-key needs --google-client-email") }
+    return SimGooglePlay(
+        login: try SimGoogleLoginCheck(
+            clientEmail: email, publicKeyPEM: try String(contentsOfFile: publicKey, encoding: .utf8)))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GoogleTestSupport
 import SignedTestData
 
 /// The App Store stand-in (`storegate-appstore-sim`) as a real process on a free loopback port.
@@ -14,7 +15,7 @@ final class AppStoreStandIn: @unchecked Sendable {
     /// the matching private key for `apiBundleId` and signing its answers with Apple's test chain.
     init(
         sharedSecret: String? = nil, acceptAnyProduct: String? = nil, serverAPIPublicKey: String? = nil,
-        apiBundleId: String = SampleContent.bundleId
+        apiBundleId: String = SampleContent.bundleId, googlePublicKey: String? = nil
     ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "storegate-sim-\(UUID().uuidString.prefix(8))")
@@ -34,6 +35,11 @@ final class AppStoreStandIn: @unchecked Sendable {
                 ["testLeaf", "testIntermediate", "testCA"].map { chain.appendingPathComponent("\($0).pem").path }
                     .joined(separator: ","),
             ]
+        }
+        if let googlePublicKey {
+            let keyFile = folder.appendingPathComponent("google-key.pem")
+            try googlePublicKey.write(to: keyFile, atomically: true, encoding: .utf8)
+            arguments += ["--google-public-key", keyFile.path, "--google-client-email", GoogleTestAccount.email]
         }
         process = try ManagedProcess(
             Binaries.appStoreSim.path, arguments, logFile: folder.appendingPathComponent("sim.log"))
@@ -60,6 +66,22 @@ final class AppStoreStandIn: @unchecked Sendable {
     /// The Server API's base URLs (production, sandbox).
     var apiURLs: (production: String, sandbox: String) {
         ("http://127.0.0.1:\(port)", "http://127.0.0.1:\(port)/sandbox")
+    }
+
+    /// Adds Google Play purchases (see `SimGooglePurchase`), given as JSON objects.
+    func addGoogle(_ purchases: [[String: Any]]) throws {
+        try post("/_sim/google/purchases", purchases)
+    }
+
+    /// Queues failures of Google's side (see `SimGoogleStep`), each played once.
+    func playGoogle(_ steps: [[String: Any]]) throws {
+        try post("/_sim/google/steps", steps)
+    }
+
+    /// Calls to Google's side per endpoint.
+    func googleCalls() throws -> [String: Int] {
+        let answer = try HTTPClient.request(port: port, path: "/_sim/google/calls")
+        return (try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Int]) ?? [:]
     }
 
     /// Adds Server API transactions (see `SimAPITransaction`), given as JSON objects.

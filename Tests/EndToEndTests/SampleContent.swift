@@ -8,6 +8,8 @@ enum SampleContent {
     static let monthlyId = "com.example.monthly"
     static let coinsId = "com.example.coins"
     static let bundleId = "com.example.magazine"
+    /// The Android app's package name, for Google Play purchases.
+    static let googlePackage = "com.example.magazine.android"
 
     /// Deterministic bytes for the sample issue, so tests know its digest independently of the gateway.
     static let issueBytes: [UInt8] = {

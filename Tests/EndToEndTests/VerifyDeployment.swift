@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GoogleTestSupport
 import PurchaseLedger
 import Testing
 
@@ -38,14 +39,27 @@ final class VerifyDeployment: @unchecked Sendable {
         extra: String = "",
         nginxAccounts: [String: String]? = nil,
         moreRoutes: [(String, String)] = [],
+        google: [String: String]? = nil,
         binary: URL = Binaries.testbed
     ) throws {
         self.ledgerURL = ledgerURL
+        let googleAccount = try google.map { _ in try GoogleTestAccount() }
         appStore = try AppStoreStandIn(
             sharedSecret: simSecret, serverAPIPublicKey: serverAPIKey?.publicKey.pemRepresentation,
-            apiBundleId: serverAPIBundleId)
+            apiBundleId: serverAPIBundleId, googlePublicKey: googleAccount?.publicKeyPEM)
         var apple = apple
         var environment = environment
+        var extra = extra
+        if let google, let googleAccount {
+            // The google section, pointing at the stand-in; the key in the environment, as an operator would.
+            let base = "http://127.0.0.1:\(appStore.port)"
+            let keys = [
+                "package_names": "[\(SampleContent.googlePackage)]", "api_url": "\"\(base)\"",
+                "token_url": "\"\(base)/token\"", "timeout_ms": "2000",
+            ].merging(google) { _, chosen in chosen }
+            extra += "google:\n" + keys.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)\n" }.joined()
+            environment["STOREGATE_GOOGLE_SERVICE_ACCOUNT_KEY"] = try googleAccount.json()
+        }
         if let serverAPIKey {
             let urls = appStore.apiURLs
             apple["server_api"] =

@@ -8,6 +8,9 @@ public struct GoogleTestAccount {
 
     public let key: _RSA.Signing.PrivateKey
 
+    /// The public key, as the stand-in is given it.
+    public var publicKeyPEM: String { key.publicKey.pemRepresentation }
+
     public init() throws {
         key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
     }
