@@ -114,7 +114,20 @@ final class GooglePlayBackend: VerificationBackend {
         case .unspecified: throw .googleUnavailable(retryAfterSeconds: 5)
         default: break
         }
-        let transactions = answer.lineItems.map { item in
+        var transactions = periods(of: answer, token: token, packageName: packageName, cancelled: nil)
+        if let linked = answer.linkedPurchaseToken {
+            transactions += replaced(linked, packageName: packageName, at: answer.startTime ?? Date(), context: context)
+        }
+        return StorePurchases(
+            status: 0, environment: try environment(isTest: answer.isTest), bundleId: packageName,
+            transactions: transactions, logMetadata: ["google_subscription_state": "\(answer.state.rawValue)"])
+    }
+
+    /// The periods of a subscription purchase, one per line item, named by its orders.
+    private func periods(
+        of answer: SubscriptionPurchaseV2, token: String, packageName: String, cancelled: Date?
+    ) -> [PurchaseTransaction] {
+        answer.lineItems.map { item in
             let order = item.latestSuccessfulOrderId
             let original =
                 order.map { GooglePlayIds.subscription($0, packageName: packageName) }
@@ -123,10 +136,25 @@ final class GooglePlayBackend: VerificationBackend {
             return PurchaseTransaction(
                 transactionId: period, originalTransactionId: original, productId: catalogId(item.productId),
                 webOrderLineItemId: period, purchaseDate: answer.startTime, expiresDate: item.expiryTime,
-                cancellationDate: nil, quantity: 1, accountToken: answer.obfuscatedExternalAccountId)
+                cancellationDate: cancelled, quantity: 1, accountToken: answer.obfuscatedExternalAccountId)
         }
-        return StorePurchases(
-            status: 0, environment: try environment(isTest: answer.isTest), bundleId: packageName,
-            transactions: transactions, logMetadata: ["google_subscription_state": "\(answer.state.rawValue)"])
+    }
+
+    /// The subscription `linked` that an upgrade, a downgrade or a resubscription replaced, ended at `replacedAt`
+    /// (recorded as cancelled then, so it stops granting); nothing when Google cannot say which it was now (the
+    /// new one is recorded all the same, and the old one ends at its own expiry).
+    private func replaced(
+        _ linked: String, packageName: String, at replacedAt: Date, context: RequestContext
+    ) -> [PurchaseTransaction] {
+        do throws(GooglePlayFailure) {
+            let old = try client.subscriptionPurchase(
+                packageName: packageName, token: linked, deadline: context.deadline, logger: context.logger)
+            return periods(of: old, token: linked, packageName: packageName, cancelled: replacedAt)
+        } catch {
+            context.logger.warning(
+                "Google could not show the subscription a new one replaced; it ends at its own expiry",
+                metadata: ["reason": "\(error)"])
+            return []
+        }
     }
 }

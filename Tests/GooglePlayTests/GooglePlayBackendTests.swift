@@ -204,6 +204,42 @@ import Testing
         #expect(stand.google.calls["purchases.subscriptionsv2.get"] == 1)
     }
 
+    @Test func aSubscriptionThatReplacedAnotherEndsTheOldOne() async throws {
+        let account = try GoogleTestAccount()
+        let stand = try GoogleStandIn(account)
+        var old = SimGooglePurchase(
+            token: "tok-monthly", packageName: Self.package, productId: "magazine.monthly", subscription: true)
+        old.orderId = "GPA.1000-0000-0000-00001..3"
+        var new = SimGooglePurchase(
+            token: "tok-weekly-up", packageName: Self.package, productId: "weekly_android", subscription: true)
+        new.orderId = "GPA.2000-0000-0000-00002"
+        new.linkedPurchaseToken = "tok-monthly"
+        stand.google.add([old, new])
+        let store = try Store(stand, account)
+        let purchases = try await store.verify(Self.body("tok-weekly-up", product: "weekly_android")).get()
+        let byOriginal = Dictionary(grouping: purchases.transactions, by: \.originalTransactionId)
+        let replaced = try #require(byOriginal["google-play:com.example.reader:GPA.1000-0000-0000-00001"]?.first)
+        #expect(replaced.cancellationDate != nil)
+        #expect(replaced.productId == "magazine.monthly")
+        let current = try #require(byOriginal["google-play:com.example.reader:GPA.2000-0000-0000-00002"]?.first)
+        #expect(current.cancellationDate == nil)
+        let entitled = EntitlementRules.entitlements(from: purchases.transactions, catalog: Self.catalog, now: Date())
+        #expect(entitled.map(\.productId) == ["com.example.weekly"])
+        #expect(stand.google.calls["purchases.subscriptionsv2.get"] == 2)
+
+        // The old token gone from Google: the new purchase is recorded all the same.
+        var orphan = new
+        orphan.token = "tok-orphan"
+        orphan.orderId = "GPA.3000-0000-0000-00003"
+        orphan.linkedPurchaseToken = "tok-long-gone"
+        stand.google.add([orphan])
+        let alone = try await store.verify(Self.body("tok-orphan", product: "weekly_android")).get()
+        #expect(
+            alone.transactions.map(\.originalTransactionId) == [
+                "google-play:com.example.reader:GPA.3000-0000-0000-00003"
+            ])
+    }
+
     @Test func googlesFailuresBecomeClearAnswers() async throws {
         let account = try GoogleTestAccount()
         let stand = try GoogleStandIn(account)
