@@ -51,6 +51,13 @@ struct OutsideSourceCheck {
                     "\(place(line)) names a symbol of \(module), a module of this package, by its mangled name; a "
                         + "handler module reaches this package through \(api)'s public API only")
             }
+            if file.hasSuffix(".modulemap") {
+                for (name, line) in Self.moduleMapLinks(in: String(decoding: data, as: UTF8.self)) {
+                    refusals.append(
+                        "\(place(line)) is a module map that links \"\(name)\", which is not a library's name: a "
+                            + "name such as \":/path/file.o\" links a file this check never reads")
+                }
+            }
             guard file.hasSuffix(".swift") else { continue }
             let facts = SwiftSourceFacts(String(decoding: data, as: UTF8.self), harmlessFlags: Self.harmlessFlags)
             guard facts.readable else {
@@ -100,7 +107,26 @@ struct OutsideSourceCheck {
                     + "(unsafeFlags): a flag such as -package-name would open this package's package declarations "
                     + "to it")
         }
+        for link in facts.linkProblems {
+            refusals.append(
+                "\(place(link.line)) is the manifest of a package this module reaches, and links \(link.problem) "
+                    + "(linkedLibrary): a name such as \":/path/file.o\" links a file this check never reads")
+        }
         return refusals
+    }
+
+    /// The `link` declarations of a module map (`link ":/tmp/blob.o"`, which autolinking hands the linker as
+    /// `-l`) that name more than a library, with their lines.
+    static func moduleMapLinks(in text: String) -> [(name: String, line: Int)] {
+        var found: [(name: String, line: Int)] = []
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let at = words.firstIndex(where: { $0 == "link" }) else { continue }
+            let rest = words[(at + 1)...].filter { $0 != "framework" }
+            let name = rest.first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } ?? ""
+            if !SwiftSourceFacts.isLibraryName(name) { found.append((String(name), index + 1)) }
+        }
+        return found
     }
 
     /// What a Swift file of an outside package may not do.

@@ -55,6 +55,9 @@ struct SwiftSourceFacts {
     /// Freestanding macro expansions (`#name`), by name.
     private(set) var expansions: [Attribute] = []
     private(set) var flagProblems: [FlagProblem] = []
+    /// A `linkedLibrary` or `linkedFramework` in a manifest that names more than a library (`":/tmp/blob.o"`
+    /// links that file), or what cannot be read.
+    private(set) var linkProblems: [FlagProblem] = []
     /// Lines of declarations that define a symbol under a name of their own choosing (`@_silgen_name` with a body).
     private(set) var namedDefinitions: [Int] = []
     /// The nominal types and protocols the file declares at its top level, by name (a `typealias` is not one: it
@@ -69,6 +72,16 @@ struct SwiftSourceFacts {
     private(set) var moduleSelectors: [Import] = []
     /// Whether some reading took the file without errors.
     let readable: Bool
+
+    /// Whether `name` names a library for `-l` and nothing else: letters, digits, `_`, `+`, `.` and `-`, not
+    /// starting with `-` (the linker takes `-l:/path/to/file.o` as that file).
+    static func isLibraryName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first != "-", first != "." else { return false }
+        return name.unicodeScalars.allSatisfy {
+            ("0"..."9").contains($0) || ("a"..."z").contains($0)
+                || ("A"..."Z").contains($0) || "_+.-".unicodeScalars.contains($0)
+        }
+    }
 
     /// The facts of `text`, with `harmlessFlags` the compiler flags an `unsafeFlags` may pass.
     init(_ text: String, harmlessFlags: Set<String>) {
@@ -91,6 +104,7 @@ struct SwiftSourceFacts {
             Self.merge(visitor.macroLines, into: &macroLines)
             Self.merge(visitor.expansions, into: &expansions)
             Self.merge(visitor.flagProblems, into: &flagProblems)
+            Self.merge(visitor.linkProblems, into: &linkProblems)
             Self.merge(visitor.namedDefinitions, into: &namedDefinitions)
             Self.merge(visitor.declaredTypes, into: &declaredTypes)
             Self.merge(visitor.conformances, into: &conformances)
@@ -122,6 +136,7 @@ private final class FactsVisitor: SyntaxVisitor {
     var macroLines: [Int] = []
     var expansions: [SwiftSourceFacts.Attribute] = []
     var flagProblems: [SwiftSourceFacts.FlagProblem] = []
+    var linkProblems: [SwiftSourceFacts.FlagProblem] = []
     var namedDefinitions: [Int] = []
     var declaredTypes: [String] = []
     var conformances: [SwiftSourceFacts.Conformance] = []
@@ -274,11 +289,33 @@ private final class FactsVisitor: SyntaxVisitor {
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
         let name = SwiftSourceFacts.plain(node.baseName.text)
         if name == "plugins" { pluginLines.append(line(of: node)) }
+        if name == "linkedLibrary" || name == "linkedFramework", let problem = problem(withLibraryAt: node) {
+            linkProblems.append(.init(line: line(of: node), problem: problem))
+        }
         guard name == "unsafeFlags" else { return .visitChildren }
         if let problem = problem(withFlagsAt: node) {
             flagProblems.append(.init(line: line(of: node), problem: problem))
         }
         return .visitChildren
+    }
+
+    /// What is wrong with the `linkedLibrary` named at `reference`: nothing when it is called with one plain
+    /// string literal that is a library's name (`-l` then finds a library by it), and at most a `.when(…)`.
+    private func problem(withLibraryAt reference: DeclReferenceExprSyntax) -> String? {
+        var callee = Syntax(reference)
+        if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
+            callee = Syntax(member)
+        }
+        guard let call = callee.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == callee.id,
+            call.trailingClosure == nil, call.additionalTrailingClosures.isEmpty,
+            let first = call.arguments.first, first.label == nil,
+            call.arguments.dropFirst().allSatisfy({ $0.label?.text == "when" || Self.isCondition($0.expression) })
+        else { return "a library this check cannot read" }
+        guard let literal = first.expression.as(StringLiteralExprSyntax.self), literal.segments.count == 1,
+            let segment = literal.segments.first?.as(StringSegmentSyntax.self),
+            SwiftSourceFacts.isLibraryName(segment.content.text)
+        else { return "\(first.expression.trimmedDescription), which is not a library's name" }
+        return nil
     }
 
     /// What is wrong with the `unsafeFlags` named at `reference`: nothing when it is called with an array of plain

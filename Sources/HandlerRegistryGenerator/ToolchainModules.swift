@@ -14,8 +14,8 @@ import Foundation
 /// read while the walk did not follow links.
 enum ToolchainModules {
     static let names: Set<String> = {
-        guard let runtime = runtimeFolder() else { return [] }
-        var names: Set<String> = []
+        guard let runtime = runtimeFolder() else { return platformModules }
+        var names = platformModules
         let files = FileManager.default
         for entry in (try? files.contentsOfDirectory(atPath: runtime.path)) ?? [] {
             for suffix in [".swiftmodule", ".swiftinterface", ".swiftcrossimport"] where entry.hasSuffix(suffix) {
@@ -36,6 +36,17 @@ enum ToolchainModules {
         }
         return names
     }()
+
+    /// The modules of other platforms that packages test for with `#if canImport(…)`: not on this machine, so not
+    /// read above, yet a module of that name flips the conditional compilation of every module compiled after
+    /// it (a twenty-ninth reviewer counted 376 `canImport(Darwin)` in the packages storegate builds with).
+    static let platformModules: Set<String> = [
+        "Darwin", "Glibc", "Musl", "Bionic", "Android", "WASILibc", "WASIClib", "ucrt", "CRT", "WinSDK",
+        "ObjectiveC", "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "CoreFoundation",
+        "Dispatch", "os", "Security", "Network", "Combine", "CryptoKit", "CommonCrypto", "LocalAuthentication",
+        "SystemConfiguration", "CFNetwork", "CoreServices", "UIKit", "AppKit", "SwiftUI", "Observation",
+        "Synchronization", "System", "SystemPackage", "XCTest", "Testing",
+    ]
 
     /// Where module maps the compiler may read lie: usr/lib/swift (the runtime's C parts, Foundation's,
     /// Dispatch's, the platform's) and every folder a link in it leads to (clang's resource folder, with its

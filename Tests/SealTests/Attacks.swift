@@ -157,6 +157,12 @@ enum Attacks {
                 name: "a module from outside named like a C module of the toolchain's", source: "import Outside",
                 refusedBy: .registry, refusal: "depends on a module named SwiftGlibc, as the toolchain's own",
                 outside: [("Shim.swift", "public let shim = 1")], outsideModules: ["SwiftGlibc"]),
+            // A twenty-ninth reviewer's: a module named like another platform's flips every later module's
+            // `#if canImport(Darwin)`.
+            Attack(
+                name: "a module from outside named like another platform's", source: "import Outside",
+                refusedBy: .registry, refusal: "depends on a module named Darwin, as the toolchain's own",
+                outside: [("Darwin.swift", "@_exported import Glibc")], outsideModules: ["Darwin"]),
             // A twenty-ninth reviewer's: a Swift module named like clang's builtin `<stddef.h>` module became its
             // overlay, seen by every `import Foundation` of the gateway (its `Array.init` ran before main's).
             Attack(
@@ -801,6 +807,34 @@ enum Attacks {
                     """
                 )
             ]),
+        // A twenty-ninth reviewer's: `.linkedLibrary(":/path/blob.o")` became `-l:/path/blob.o`, which the linker
+        // takes as that file: an object compiled elsewhere, with this package's internals, that the check never read.
+        Attack(
+            name: "reaching through a package: an object file linked by its path",
+            source: "import Courier",
+            refusedBy: .registry, refusal: "links \":/tmp/blob/Blob.o\", which is not a library's name (linkedLibrary)",
+            outside: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let package = Package(
+                        name: "Courier", products: [.library(name: "Courier", targets: ["Courier"])],
+                        targets: [
+                            .target(
+                                name: "Courier", packageAccess: false,
+                                linkerSettings: [.linkedLibrary("z"), .linkedLibrary(":/tmp/blob/Blob.o")])
+                        ])
+                    """
+                )
+            ]),
+        Attack(
+            name: "reaching through a package: an object file linked by a module map",
+            source: "import Courier",
+            refusedBy: .registry, refusal: "is a module map that links \":/tmp/blob/Blob.o\"",
+            outside: [("module.modulemap", "module CCourier {\n  header \"shim.h\"\n  link \":/tmp/blob/Blob.o\"\n}\n")]
+        ),
         // An eighth reviewer's: a quote inside a regex literal opened a string, as the check read it, that hid
         // what came before the next one.
         Attack(
