@@ -97,10 +97,17 @@ sed -e "s|@PREFIX@|$run/nginx|g" -e "s|@USER@|$user_line|" -e "s|@SITE@|$run/ngi
 [ -s "$run/api-key.p8" ] || (umask 077 && openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$run/api-key.p8")
 openssl pkey -in "$run/api-key.p8" -pubout -out "$run/api-key.pub.pem"
 test_chain="$top/Tests/Support/SignedTestData/Vectors/apple-app-store-server-library-java"
+# A Google Cloud service account's key, as the JSON file Google gives (its key made here; the stand-in knows it).
+google_email=quickstart@storegate-demo.iam.gserviceaccount.com
+[ -s "$run/google-key.pem" ] || (umask 077 && openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$run/google-key.pem")
+openssl pkey -in "$run/google-key.pem" -pubout -out "$run/google-key.pub.pem"
+(umask 077 && printf '{"type": "service_account", "project_id": "storegate-demo", "private_key_id": "quickstart1", "client_email": "%s", "private_key": "%s", "token_uri": "https://oauth2.googleapis.com/token"}\n' \
+    "$google_email" "$(awk '{printf "%s\\n", $0}' "$run/google-key.pem")" >"$run/google-service-account.json")
 nohup "$bin_dir/storegate-appstore-sim" --listen "127.0.0.1:$sim_port" --fixtures "$here/appstore-sim/receipts.yaml" \
     --api-public-key "$run/api-key.pub.pem" --api-issuer quickstart-issuer --api-key-id QUICKSTART1 \
     --api-bundle-id com.example.magazine --signing-key "$test_chain/testLeaf.key" \
     --signing-chain "$test_chain/testLeaf.pem,$test_chain/testIntermediate.pem,$test_chain/testCA.pem" \
+    --google-public-key "$run/google-key.pub.pem" --google-client-email "$google_email" \
     >"$run/appstore-sim.log" 2>&1 &
 echo $! >"$run/appstore-sim.pid"
 
@@ -122,6 +129,10 @@ export STOREGATE_APPLE_SERVER_API_BUNDLE_ID=com.example.magazine
 export STOREGATE_APPLE_SERVER_API_KEY_FILE="$run/api-key.p8"
 export STOREGATE_APPLE_SERVER_API_PRODUCTION_URL="http://127.0.0.1:$sim_port"
 export STOREGATE_APPLE_SERVER_API_SANDBOX_URL="http://127.0.0.1:$sim_port/sandbox"
+# Google Play, through the same stand-in (the key from the file; in production, the file Google Cloud gives).
+export STOREGATE_GOOGLE_PACKAGE_NAMES="[com.example.magazine.android]"
+export STOREGATE_GOOGLE_SERVICE_ACCOUNT_KEY_FILE="$run/google-service-account.json"
+export STOREGATE_GOOGLE_API_URL="http://127.0.0.1:$sim_port" STOREGATE_GOOGLE_TOKEN_URL="http://127.0.0.1:$sim_port/token"
 # The download-token key: made once per checkout, kept in .run/ (production: an EnvironmentFile, mode 0600).
 [ -s "$run/token-secret" ] || (umask 077 && head -c 32 /dev/urandom | base64 >"$run/token-secret")
 STOREGATE_TOKENS_SECRET="$(cat "$run/token-secret")"
@@ -173,6 +184,13 @@ StoreKit 2 (the app sends a transaction id; the gateway asks the App Store Serve
   curl -s http://127.0.0.1:$port/v1/verify -d '{"transaction-id": "5000000000000099"}'        # 422 transaction_not_found
   curl -s http://127.0.0.1:$port/v1/verify -d '{"transaction-id": "5000000000000003"}'        # a sandbox purchase: production 404, then the sandbox
   curl -s http://127.0.0.1:$sim_port/_sim/api/calls                                             # what the stand-in was asked (JWT checked)
+Android (Google Play through the same stand-in; the service account's login checked, RS256):
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"store": "google-play", "purchase-token": "demo-android-buyer"}'
+  curl -s http://127.0.0.1:$port/v1/download/com.example.magazine.issue42 -d '{"store": "google-play", "purchase-token": "demo-android-buyer"}' -o issue42.pdf
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"store": "google-play", "purchase-token": "demo-android-subscriber", "product-id": "com.example.magazine.monthly"}'
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"store": "google-play", "purchase-token": "demo-android-pending"}'   # 402 purchase_pending
+  curl -s http://127.0.0.1:$port/v1/verify -d '{"store": "google-play", "purchase-token": "demo-android-tester"}'    # a license tester: Sandbox
+  curl -s http://127.0.0.1:$sim_port/_sim/google/calls                                          # what Google's stand-in was asked
 App accounts (the app's backend signs who is asking; restore_policy transfer):
   export STOREGATE_ACCOUNTS_SECRET=\$(cat .run/account-secret)
   alice=\$(deploy/accounts/assert_account.py alice) bob=\$(deploy/accounts/assert_account.py bob)

@@ -43,8 +43,13 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         var inputs: [URL] = []
         let owners = Self.packageFolders(of: context.package.dependencies.map(\.package))
         let ownerIds = Self.packageIds(of: context.package.dependencies.map(\.package))
+        let gatewayPackages = Self.gatewayPackages(
+            of: storegate, handlers: Set(handlers.map(\.id)), ownerIds: ownerIds)
         for handler in handlers.sorted(by: { $0.moduleName < $1.moduleName }) {
             let reached = Reached(from: handler.dependencies, stoppingAt: ownTargets, api: Self.api)
+            try Self.refuseLocalCopies(
+                of: Set(reached.targetIds.compactMap { ownerIds[$0] }), by: handler, gatewayPackages: gatewayPackages,
+                in: context.package)
             // Its own dependencies on modules of this package, and those its dependencies reach (a package from
             // outside may depend on this one for the handler API, and on nothing else of it).
             let dependencies = Set(
@@ -92,6 +97,37 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
                 outputFiles: files.map { output.appending(path: $0) }
             )
         ]
+    }
+
+    /// The packages the gateway's own modules (all but the handler modules) build with, all the way down, by
+    /// identity.
+    static func gatewayPackages(of storegate: Package, handlers: Set<String>, ownerIds: [String: String]) -> Set<String> {
+        let own = storegate.targets.filter { !handlers.contains($0.id) }
+        let reached = Reached(from: own.flatMap(\.dependencies), stoppingAt: Set(storegate.targets.map(\.id)), api: api)
+        return Set(reached.targetIds.compactMap { ownerIds[$0] })
+    }
+
+    /// Refuses a handler module that reaches, from a folder, a package the gateway's own modules build with:
+    /// SwiftPM builds one package per identity, so that copy would be built into the gateway in place of the one
+    /// they resolve (a twenty-ninth reviewer's copy of swift-nio-ssl journaled every byte AsyncHTTPClient sent
+    /// Apple, the shared secret and the Server API's tokens among them).
+    static func refuseLocalCopies(
+        of reached: Set<String>, by handler: any SourceModuleTarget, gatewayPackages: Set<String>, in root: Package
+    ) throws {
+        var all: [String: Package] = [:]
+        var pending = [root]
+        while let package = pending.popLast() {
+            guard all[package.id] == nil else { continue }
+            all[package.id] = package
+            pending += package.dependencies.map(\.package)
+        }
+        for identity in reached.intersection(gatewayPackages).sorted() {
+            guard let package = all[identity], case .local(let path) = package.origin else { continue }
+            throw Problem(
+                description: "error: handler module \(handler.moduleName) reaches \(identity) from the folder \(path), "
+                    + "a package the gateway's own modules build with: that copy would be built into the gateway in "
+                    + "place of the one they resolve; depend on it by its repository, as the gateway does")
+        }
     }
 
     /// The folder of the package each target of `packages` (and of their dependencies, all the way down) belongs

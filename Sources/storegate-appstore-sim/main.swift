@@ -65,6 +65,7 @@ do {
     )
     let serverAPI = try makeServerAPI(options, transactions: fixtures?.transactions ?? [])
     let googlePlay = try makeGooglePlay(options)
+    googlePlay?.add(fixtures?.googlePurchases ?? [])
     let server = try SimHTTPServer(
         simulator: simulator, serverAPI: serverAPI, googlePlay: googlePlay, host: host, port: port)
     let banner = "storegate-appstore-sim listening on http://\(host):\(server.port) with \(receipts.count) receipts\n"

@@ -1,3 +1,4 @@
+import AppStoreSim
 import ConfigYAML
 import Foundation
 import GatewayCore
@@ -56,5 +57,19 @@ import Testing
         #expect(problems.count == 1)
         #expect(problems[0].contains("google.api_url"))
         #expect(problems[0].contains("https"))
+    }
+}
+
+/// The quickstart's fixtures for Google's stand-in read as the stand-in reads them.
+@Suite struct QuickstartGoogleFixtures {
+    @Test func theQuickstartsGooglePurchasesLoad() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("deploy/appstore-sim/receipts.yaml")
+        let fixtures = try SimFixtures.load(path: file.path)
+        #expect(fixtures.googlePurchases.map(\.token) == [
+            "demo-android-buyer", "demo-android-subscriber", "demo-android-pending", "demo-android-tester",
+        ])
+        #expect(fixtures.googlePurchases.allSatisfy { $0.packageName == "com.example.magazine.android" })
+        #expect(fixtures.googlePurchases[1].subscription)
     }
 }
