@@ -101,7 +101,8 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
 
     /// The packages the gateway's own modules (all but the handler modules) build with, all the way down, by
     /// identity.
-    static func gatewayPackages(of storegate: Package, handlers: Set<String>, ownerIds: [String: String]) -> Set<String> {
+    static func gatewayPackages(of storegate: Package, handlers: Set<String>, ownerIds: [String: String]) -> Set<String>
+    {
         let own = storegate.targets.filter { !handlers.contains($0.id) }
         let reached = Reached(from: own.flatMap(\.dependencies), stoppingAt: Set(storegate.targets.map(\.id)), api: api)
         return Set(reached.targetIds.compactMap { ownerIds[$0] })

@@ -6,8 +6,8 @@ import GatewayConcurrency
 import GatewayCore
 import Logging
 import NIOCore
-import StoreHTTP
 import NIOHTTP1
+import StoreHTTP
 import Synchronization
 
 /// The App Store Server API over HTTPS (TLS always verified; http only to a loopback stand-in): a JWT per
@@ -122,23 +122,22 @@ package final class ServerAPIClient: Sendable {
         } catch {
             return .unsent(error, .unauthorized)
         }
+        let request: HTTPClient.Request
         do {
-            var request = try HTTPClient.Request(url: base + path, method: method, body: body.map { .bytes($0) })
-            request.headers.add(name: "Authorization", value: "Bearer " + token)
-            if body != nil { request.headers.add(name: "Content-Type", value: "application/json") }
-            let accumulator = ResponseAccumulator(request: request, maxBodySize: Self.maxAnswerBytes)
-            let response = try http.execute(
-                request: request, delegate: accumulator, deadline: .now() + .nanoseconds(limit.nanoseconds)
-            ).futureResult.wait()
-            return .answered(
-                status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"),
-                body: response.body.map { Array($0.readableBytesView) } ?? [])
-        } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout].contains(error) {
-            return .failed("no answer from \(environment.rawValue) in time", .timeout)
-        } catch is ResponseAccumulator.ResponseTooBigError {
-            return .failed("an answer over \(Self.maxAnswerBytes) bytes from \(environment.rawValue)", .tooLarge)
+            var made = try HTTPClient.Request(url: base + path, method: method, body: body.map { .bytes($0) })
+            made.headers.add(name: "Authorization", value: "Bearer " + token)
+            if body != nil { made.headers.add(name: "Content-Type", value: "application/json") }
+            request = made
         } catch {
             return .failed("\(error) calling \(environment.rawValue)", .connectionError)
+        }
+        switch http.exchange(request, within: limit, maxBytes: Self.maxAnswerBytes) {
+        case .answered(let status, let retryAfter, let body):
+            return .answered(status: status, retryAfter: retryAfter, body: body)
+        case .timedOut: return .failed("no answer from \(environment.rawValue) in time", .timeout)
+        case .tooLarge:
+            return .failed("an answer over \(Self.maxAnswerBytes) bytes from \(environment.rawValue)", .tooLarge)
+        case .failed(let reason): return .failed("\(reason) calling \(environment.rawValue)", .connectionError)
         }
     }
 }

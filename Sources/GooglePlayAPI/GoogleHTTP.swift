@@ -53,9 +53,10 @@ final class GoogleHTTP: Sendable {
             let started = ContinuousClock.now
             let exchanged = exchange(request, deadline: deadline)
             metrics.time(endpoint, since: started)
-            switch exchanged {
-            case .answered(let status, _, _): metrics.count(endpoint, .init(status: status))
-            case .failed: metrics.count(endpoint, .unreachable)
+            if case .answered(let status, _, _) = exchanged {
+                metrics.count(endpoint, .init(status: status))
+            } else {
+                metrics.count(endpoint, .unreachable)
             }
             switch exchanged {
             case .answered(let status, let retryAfter, _) where status == 429 || status >= 500:
@@ -66,8 +67,9 @@ final class GoogleHTTP: Sendable {
                 case .success(let bytes): return bytes
                 case .failure(let failure): throw failure
                 }
-            case .failed(let reason):
-                trouble = "\(reason) calling \(what)"
+            case .timedOut: trouble = "no answer in time from \(what)"
+            case .tooLarge: trouble = "an answer over \(Self.maxAnswerBytes) bytes from \(what)"
+            case .failed(let reason): trouble = "\(reason) calling \(what)"
             }
             let pause = max(wait ?? .zero, RetryBackoff.pause(afterAttempt: attempt))
             guard attempt < maxAttempts, ContinuousClock.now + pause + .milliseconds(50) < deadline else {
@@ -86,28 +88,9 @@ final class GoogleHTTP: Sendable {
         }
     }
 
-    private enum Exchange {
-        case answered(status: Int, retryAfter: String?, body: [UInt8])
-        case failed(String)
-    }
-
-    private func exchange(_ request: HTTPClient.Request, deadline: ContinuousClock.Instant) -> Exchange {
+    private func exchange(_ request: HTTPClient.Request, deadline: ContinuousClock.Instant) -> StoreExchange {
         let limit = min(callTimeout, ContinuousClock.now.duration(to: deadline))
-        guard limit > .milliseconds(50) else { return .failed("no time left before the deadline") }
-        do {
-            let accumulator = ResponseAccumulator(request: request, maxBodySize: Self.maxAnswerBytes)
-            let response = try client.execute(
-                request: request, delegate: accumulator, deadline: .now() + .nanoseconds(limit.nanoseconds)
-            ).futureResult.wait()
-            return .answered(
-                status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"),
-                body: response.body.map { Array($0.readableBytesView) } ?? [])
-        } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout].contains(error) {
-            return .failed("no answer in time")
-        } catch is ResponseAccumulator.ResponseTooBigError {
-            return .failed("an answer over \(Self.maxAnswerBytes) bytes")
-        } catch {
-            return .failed("\(error)")
-        }
+        guard limit > .milliseconds(50) else { return .failed(reason: "no time left before the deadline") }
+        return client.exchange(request, within: limit, maxBytes: Self.maxAnswerBytes)
     }
 }

@@ -299,16 +299,24 @@ private final class FactsVisitor: SyntaxVisitor {
         return .visitChildren
     }
 
-    /// What is wrong with the `linkedLibrary` named at `reference`: nothing when it is called with one plain
-    /// string literal that is a library's name (`-l` then finds a library by it), and at most a `.when(…)`.
-    private func problem(withLibraryAt reference: DeclReferenceExprSyntax) -> String? {
+    /// The call of the function named at `reference` (`unsafeFlags(…)`, `.linkedLibrary(…)`) when it is a plain
+    /// one: no trailing closure, and a first argument without a label.
+    private static func plainCall(of reference: DeclReferenceExprSyntax) -> FunctionCallExprSyntax? {
         var callee = Syntax(reference)
         if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
             callee = Syntax(member)
         }
         guard let call = callee.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == callee.id,
             call.trailingClosure == nil, call.additionalTrailingClosures.isEmpty,
-            let first = call.arguments.first, first.label == nil,
+            let first = call.arguments.first, first.label == nil
+        else { return nil }
+        return call
+    }
+
+    /// What is wrong with the `linkedLibrary` named at `reference`: nothing when it is called with one plain
+    /// string literal that is a library's name (`-l` then finds a library by it), and at most a `.when(…)`.
+    private func problem(withLibraryAt reference: DeclReferenceExprSyntax) -> String? {
+        guard let call = Self.plainCall(of: reference), let first = call.arguments.first,
             call.arguments.dropFirst().allSatisfy({ $0.label?.text == "when" || Self.isCondition($0.expression) })
         else { return "a library this check cannot read" }
         guard let literal = first.expression.as(StringLiteralExprSyntax.self), literal.segments.count == 1,
@@ -321,14 +329,8 @@ private final class FactsVisitor: SyntaxVisitor {
     /// What is wrong with the `unsafeFlags` named at `reference`: nothing when it is called with an array of plain
     /// string literals, each a harmless flag, and at most a `.when(…)` condition after it.
     private func problem(withFlagsAt reference: DeclReferenceExprSyntax) -> String? {
-        var callee = Syntax(reference)
-        if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
-            callee = Syntax(member)
-        }
-        guard let call = callee.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == callee.id,
-            call.trailingClosure == nil, call.additionalTrailingClosures.isEmpty,
-            let first = call.arguments.first, first.label == nil,
-            let flags = first.expression.as(ArrayExprSyntax.self)
+        guard let call = Self.plainCall(of: reference),
+            let flags = call.arguments.first?.expression.as(ArrayExprSyntax.self)
         else { return "flags this check cannot read" }
         for extra in call.arguments.dropFirst() {
             guard extra.label?.text == "when" || Self.isCondition(extra.expression) else {

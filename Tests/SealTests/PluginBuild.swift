@@ -25,8 +25,11 @@ struct PluginBuild {
         .deletingLastPathComponent()
 
     /// The build's output, with a handler module `Probe<n>Handler` depending on the `Helper<n>` product of each of
-    /// `helpers`, in order, the root's folder named `root`.
-    static func build(_ helpers: [Helper], root rootFolder: String = "storegate-main") async throws -> ToolRun {
+    /// `helpers`, in order, the root's folder named `root`; the handler API target (one of the gateway's own) also
+    /// depends on the helpers numbered in `gatewayUses`.
+    static func build(
+        _ helpers: [Helper], root rootFolder: String = "storegate-main", gatewayUses: [Int] = []
+    ) async throws -> ToolRun {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-build-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let package = folder.appendingPathComponent(rootFolder)
@@ -60,7 +63,9 @@ struct PluginBuild {
                 name: "StoreGate",
                 dependencies: [\(helpers.map { ".package(path: \"../\($0.folder)\")" }.joined(separator: ", "))],
                 targets: [
-                    .target(name: "GatewayHandlerAPI"),
+                    .target(
+                        name: "GatewayHandlerAPI",
+                        dependencies: [\(gatewayUses.map { ".product(name: \"Helper\($0)\", package: \"\(helpers[$0].folder)\")" }.joined(separator: ", "))]),
             \(handlerTargets.joined(separator: "\n"))
                     .executableTarget(
                         name: "app", dependencies: [\(handlers.map { "\"\($0)\"" }.joined(separator: ", "))],

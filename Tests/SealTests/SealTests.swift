@@ -179,6 +179,23 @@ import Testing
                     + "_storegate_main, this package's own"), "\(built.output.suffix(3_000))")
     }
 
+    /// A twenty-ninth reviewer's: in the repository, a handler module's package from a folder with the identity of
+    /// one the gateway's own modules build with (a copy of swift-nio-ssl) was built for the whole gateway.
+    @Test func aLocalCopyOfAPackageTheGatewayBuildsWithIsRefused() async throws {
+        let built = try await PluginBuild.build(
+            [
+                PluginBuild.Helper(
+                    folder: "swift-nio-ssl", files: [("Sources/HELPER/Journal.swift", "public let a = 1\n")])
+            ],
+            gatewayUses: [0])
+        #expect(!built.succeeded)
+        #expect(
+            built.output.contains(
+                "error: handler module Probe0Handler reaches swift-nio-ssl from the folder "),
+            "\(built.output.suffix(3_000))")
+        #expect(built.output.contains("a package the gateway's own modules build with"))
+    }
+
     @Test(arguments: Attacks.all)
     func anAttackIsRefused(_ attack: Attacks.Attack) async throws {
         let source = Attacks.header + attack.source
