@@ -66,9 +66,10 @@ import Testing
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("deploy/appstore-sim/receipts.yaml")
         let fixtures = try SimFixtures.load(path: file.path)
-        #expect(fixtures.googlePurchases.map(\.token) == [
-            "demo-android-buyer", "demo-android-subscriber", "demo-android-pending", "demo-android-tester",
-        ])
+        #expect(
+            fixtures.googlePurchases.map(\.token) == [
+                "demo-android-buyer", "demo-android-subscriber", "demo-android-pending", "demo-android-tester",
+            ])
         #expect(fixtures.googlePurchases.allSatisfy { $0.packageName == "com.example.magazine.android" })
         #expect(fixtures.googlePurchases[1].subscription)
     }

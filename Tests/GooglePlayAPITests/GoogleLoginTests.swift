@@ -95,7 +95,7 @@ import Testing
     @Test func aTokenIsReusedAndConcurrentRequestsShareOneLogin() async throws {
         let test = try GoogleTestAccount()
         let stand = try GoogleStandIn(test)
-        try stand.play([SimGoogleStep(endpoint: "token", delayMs: 300)])
+        try stand.play([SimGoogleStep(endpoint: "token", delayMs: 1_000)])
         let login = try stand.login(test)
         let tokens = Mutex<[String]>([])
         await Together.run(8) {
@@ -130,7 +130,7 @@ import Testing
     @Test func aRefusedLoginSaysWhyInWordsAndItsWaitersShareTheFailure() async throws {
         let test = try GoogleTestAccount()
         let stand = try GoogleStandIn(test)
-        try stand.play([SimGoogleStep(endpoint: "token", delayMs: 300)])
+        try stand.play([SimGoogleStep(endpoint: "token", delayMs: 1_000)])
         let impostor = try GoogleTestAccount()
         let login = try stand.login(impostor)
         let failures = Mutex<[GooglePlayFailure]>([])
