@@ -388,7 +388,8 @@ let package = Package(
         .testTarget(
             name: "GooglePlayAPITests",
             dependencies: [
-                "GooglePlayAPI", "AppStoreSim", "ByteCoding", "ConfigYAML", "GatewayCore", "GoogleTestSupport", "StoreHTTP",
+                "GooglePlayAPI", "AppStoreSim", "ByteCoding", "ConfigYAML", "GatewayCore", "GoogleTestSupport",
+                "StoreHTTP",
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
