@@ -174,6 +174,28 @@ import Testing
         #expect(down.google.calls["token"] == 3)
     }
 
+    @Test func aTokenEndpointThatLiesOrDawdlesGivesNoToken() async throws {
+        let test = try GoogleTestAccount()
+        let stand = try GoogleStandIn(test)
+        var garbage = SimGoogleStep(endpoint: "token")
+        garbage.body = "<html>sign in</html>"
+        var empty = SimGoogleStep(endpoint: "token")
+        empty.body = #"{"token_type": "Bearer"}"#
+        try stand.play([garbage, empty, SimGoogleStep(endpoint: "token", delayMs: 3_000)])
+        let login = try stand.login(test)
+        for expected in ["without an access token", "without an access token", "no answer in time"] {
+            let outcome = await OnThread.result { () throws(GooglePlayFailure) in
+                try login.accessToken(deadline: .now + .seconds(1), logger: Self.logger)
+            }
+            guard case .failure(let failure) = outcome else {
+                Issue.record("a token from a lying or slow endpoint")
+                continue
+            }
+            #expect(failure.kind == .unavailable)
+            #expect(failure.reason.contains(expected), "\(failure.reason)")
+        }
+    }
+
     @Test func aKeyFileThatIsNotAServiceAccountKeySaysWhatIsWrongWithoutQuotingIt() throws {
         let test = try GoogleTestAccount()
         var fields = try #require(
