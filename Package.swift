@@ -194,6 +194,7 @@ let package = Package(
             dependencies: [
                 "GatewayHandlerAPI", "PurchaseVerification", "GooglePlayAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

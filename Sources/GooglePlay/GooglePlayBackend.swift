@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import GatewayHandlerAPI
 import GooglePlayAPI
@@ -12,14 +13,25 @@ import PurchaseVerification
 /// is `purchase_pending`, a cancelled one is recorded as cancelled, a subscription past its expiry entitles
 /// nothing.
 final class GooglePlayBackend: VerificationBackend {
+    typealias Cache = VerificationCache<String, StorePurchases, GatewayError>
+
     private let client: GooglePlayClient
     private let settings: GooglePlaySettings
     private let catalog: Catalog?
+    /// What Google vouched for, by kind, app and token digest: a burst of requests with one token (a download
+    /// after its verify) costs Google one call, concurrent ones included.
+    private let cache: Cache
+    private let cacheLookups: CacheLookupCounters
 
-    init(client: GooglePlayClient, settings: GooglePlaySettings, catalog: Catalog?) {
+    init(client: GooglePlayClient, settings: GooglePlaySettings, catalog: Catalog?, metricsFactory: any MetricsFactory)
+    {
         self.client = client
         self.settings = settings
         self.catalog = catalog
+        cache = Cache(
+            ttl: settings.cacheTTL, maxBytes: settings.cacheMaxBytes,
+            unfinished: .googleUnavailable(retryAfterSeconds: 5))
+        cacheLookups = CacheLookupCounters(factory: metricsFactory)
     }
 
     func accepts(_ credential: Credential) -> Bool {
@@ -34,10 +46,20 @@ final class GooglePlayBackend: VerificationBackend {
             throw GatewayError.badRequest("This server cannot verify that kind of purchase.")
         }
         let packageName = try app(of: purchase)
-        if let productId = purchase.productId, catalogProduct(productId)?.kind == .autoRenewable {
-            return try subscription(purchase.token, packageName: packageName, context: context)
+        let isSubscription = purchase.productId.flatMap(catalogProduct)?.kind == .autoRenewable
+        let key = (isSubscription ? "subscription:" : "product:") + packageName + ":" + TokenDigest.hex(purchase.token)
+        let (purchases, cached) = try cache.verdict(for: key, deadline: context.deadline) { () throws(GatewayError) in
+            let purchases =
+                isSubscription
+                ? try subscription(purchase.token, packageName: packageName, context: context)
+                : try product(purchase.token, packageName: packageName, context: context)
+            return (purchases, cost: 256 + 512 * purchases.transactions.count)
         }
-        return try product(purchase.token, packageName: packageName, context: context)
+        cacheLookups.count(cached: cached)
+        return StorePurchases(
+            status: purchases.status, environment: purchases.environment, bundleId: purchases.bundleId,
+            transactions: purchases.transactions,
+            logMetadata: purchases.logMetadata.merging(["cached": "\(cached)"]) { _, cachedNow in cachedNow })
     }
 
     /// The catalog's product Google sells as `googleId`.

@@ -9,6 +9,10 @@ struct GooglePlaySettings: Sendable {
     /// License testers' purchases (Google's sandbox) are accepted (`accept_sandbox`, default true as for the
     /// App Store); they are recorded in the `Sandbox` environment either way.
     let acceptSandbox: Bool
+    /// How long Google's answers stay cached (`cache_ttl_s`; 0 turns the cache off), and the memory they may hold
+    /// (`cache_max_bytes`), as `apple`'s.
+    let cacheTTL: Duration
+    let cacheMaxBytes: Int
     let api: GoogleAPISettings
 
     init?(_ google: ConfigReader) {
@@ -17,6 +21,8 @@ struct GooglePlaySettings: Sendable {
             google.report("package_names", "must list the package names of the Android apps this server sells for")
         }
         acceptSandbox = google.bool("accept_sandbox", default: true)
+        cacheTTL = .seconds(google.int("cache_ttl_s", default: 60, in: 0...86_400))
+        cacheMaxBytes = google.int("cache_max_bytes", default: 16 << 20, in: 0...(1 << 34))
         guard let api = GoogleAPISettings(google), !packageNames.isEmpty else { return nil }
         self.api = api
     }

@@ -20,7 +20,7 @@ package enum GooglePlayVerification: VerifierProvider {
         return [
             GooglePlayBackend(
                 client: GooglePlayClient(settings: settings.api, metricsFactory: setup.metricsFactory),
-                settings: settings, catalog: setup.catalog)
+                settings: settings, catalog: setup.catalog, metricsFactory: setup.metricsFactory)
         ]
     }
 }

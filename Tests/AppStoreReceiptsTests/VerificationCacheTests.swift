@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import AppStoreReceipts
+import PurchaseVerification
 
 @Suite struct VerificationCacheTests {
     let deadline = ContinuousClock.now + .seconds(10)

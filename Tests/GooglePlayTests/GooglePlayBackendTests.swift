@@ -240,6 +240,30 @@ import Testing
             ])
     }
 
+    @Test func googlesAnswersAreCachedButItsRefusalsAreNot() async throws {
+        let account = try GoogleTestAccount()
+        let stand = try GoogleStandIn(account)
+        stand.google.add([SimGooglePurchase(token: "tok-cached", packageName: Self.package, productId: "book.1")])
+        let store = try Store(stand, account)
+        let first = try await store.verify(Self.body("tok-cached")).get()
+        let second = try await store.verify(Self.body("tok-cached")).get()
+        #expect(second.transactions == first.transactions)
+        #expect("\(second.logMetadata["cached"] ?? "")" == "true")
+        #expect(stand.google.calls["purchases.productsv2.getproductpurchasev2"] == 1)
+        // A pending purchase is asked again: it may be paid by the next request.
+        var pending = SimGooglePurchase(token: "tok-later", packageName: Self.package, productId: "book.1")
+        pending.state = "PENDING"
+        stand.google.add([pending])
+        #expect(try await store.refusal(Self.body("tok-later")).code.name == "purchase_pending")
+        pending.state = nil
+        stand.google.add([pending])
+        #expect(try await store.verify(Self.body("tok-later")).get().transactions.count == 1)
+        let uncached = try Store(stand, account, ["cache_ttl_s": "0"])
+        _ = try await uncached.verify(Self.body("tok-cached")).get()
+        _ = try await uncached.verify(Self.body("tok-cached")).get()
+        #expect(stand.google.calls["purchases.productsv2.getproductpurchasev2"] == 5)
+    }
+
     @Test func googlesFailuresBecomeClearAnswers() async throws {
         let account = try GoogleTestAccount()
         let stand = try GoogleStandIn(account)

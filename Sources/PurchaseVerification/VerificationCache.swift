@@ -3,11 +3,11 @@ import GatewayConcurrency
 import GatewayHandlerAPI
 import Synchronization
 
-/// Apple's verdicts by key (a receipt key, a transaction id): successes and definitive rejections for a
-/// short TTL, within a byte budget (least recently used first out). Concurrent requests for the same key share
+/// A store's verdicts by key (a receipt key, a transaction id, a purchase token's digest): successes and
+/// definitive rejections for a short TTL, within a byte budget (least recently used first out). Concurrent requests for the same key share
 /// one upstream call: the first computes, the others wait for its verdict (or their own deadline, and then
 /// get `unfinished`).
-final class VerificationCache<Key: Hashable & Sendable, Verdict: Sendable, Failure: Error>: Sendable {
+package final class VerificationCache<Key: Hashable & Sendable, Verdict: Sendable, Failure: Error>: Sendable {
 
     /// Shared by reference, so a hit can stamp its use under the read lock.
     private final class Entry: Sendable {
@@ -45,7 +45,7 @@ final class VerificationCache<Key: Hashable & Sendable, Verdict: Sendable, Failu
     /// The use clock: each hit and store takes the next stamp.
     private let uses = Atomic<UInt64>(0)
 
-    init(ttl: Duration, maxBytes: Int, unfinished: Failure) {
+    package init(ttl: Duration, maxBytes: Int, unfinished: Failure) {
         self.ttl = ttl
         self.maxBytes = maxBytes
         self.unfinished = unfinished
@@ -53,7 +53,7 @@ final class VerificationCache<Key: Hashable & Sendable, Verdict: Sendable, Failu
 
     /// The verdict for `key`: cached, shared with a call in flight, or computed by `compute`. `cost` is
     /// the memory a computed verdict will take. Failures that are not verdicts are never cached.
-    func verdict(
+    package func verdict(
         for key: Key,
         deadline: ContinuousClock.Instant,
         compute: () throws(Failure) -> (Verdict, cost: Int)
@@ -137,10 +137,10 @@ final class VerificationCache<Key: Hashable & Sendable, Verdict: Sendable, Failu
     }
 
     /// Records waiting in the eviction order (for tests: it stays proportional to the entries).
-    var queuedRecords: Int { state.read { $0.order.count - $0.head } }
+    package var queuedRecords: Int { state.read { $0.order.count - $0.head } }
 
     /// How many verdicts are held and the bytes they count for.
-    var usage: (entries: Int, bytes: Int) { state.read { ($0.entries.count, $0.cost) } }
+    package var usage: (entries: Int, bytes: Int) { state.read { ($0.entries.count, $0.cost) } }
 
     /// One upstream call that other requests for the same key wait on.
     private final class Flight: @unchecked Sendable {
