@@ -24,14 +24,18 @@ public final class SimGooglePlay: Sendable {
 
     private let login: SimGoogleLoginCheck
     private let tokenLifetime: Int
+    private let acceptAnyProduct: String?
     private let state = Mutex(State())
 
     /// - Parameters:
     ///   - login: how assertions are checked.
     ///   - tokenLifetime: the `expires_in` of the access tokens handed out, in seconds.
-    public init(login: SimGoogleLoginCheck, tokenLifetime: Int = 3599) {
+    ///   - acceptAnyProduct: when set, an unknown token of a one-time product is a fresh purchase of this product,
+    ///     with an order id of its own (benchmarks).
+    public init(login: SimGoogleLoginCheck, tokenLifetime: Int = 3599, acceptAnyProduct: String? = nil) {
         self.login = login
         self.tokenLifetime = tokenLifetime
+        self.acceptAnyProduct = acceptAnyProduct
     }
 
     /// Calls per endpoint (`token`, and the API's by their discovery name), as `GET /_sim/google/calls` shows them.
@@ -81,12 +85,24 @@ public final class SimGooglePlay: Sendable {
         }
     }
 
+    /// With `acceptAnyProduct`, the purchase an unknown one-time product token stands for: the same every time.
+    private func anyPurchase(_ call: SimGoogleCall) -> (purchase: SimGooglePurchase, added: Date)? {
+        guard let acceptAnyProduct, !call.isSubscription else { return nil }
+        var purchase = SimGooglePurchase(token: call.token, packageName: call.packageName, productId: acceptAnyProduct)
+        let digits = call.token.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        purchase.orderId = "GPA.\(digits % 10_000_000_000_000_000)"
+        return (purchase, Date())
+    }
+
     /// One call to the Play Developer API.
     private func api(_ call: SimGoogleCall, authorization: String?) -> AppStoreSimulator.Answer {
         let (step, known, issued) = state.withLock { state in
             state.calls[call.endpoint, default: 0] += 1
             let token = authorization.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-            return (state.takeStep(for: call.endpoint), state.purchases[call.token], token.flatMap { state.tokens[$0] })
+            return (
+                state.takeStep(for: call.endpoint), state.purchases[call.token] ?? anyPurchase(call),
+                token.flatMap { state.tokens[$0] }
+            )
         }
         if let failure = step?.answer { return failure }
         var answer = answer(call, known: known, issued: issued)

@@ -11,7 +11,8 @@ import Foundation
 /// answers with `--signing-key` and its `--signing-chain` (leaf, intermediate, root PEM files). `--accept-any`
 /// makes any unknown receipt, and any unknown production transaction id, a fresh purchase (benchmarks). With
 /// `--google-public-key` it also speaks Google's token endpoint and the Play Developer API's purchases methods,
-/// taking the logins of the service account `--google-client-email` whose public key that is.
+/// taking the logins of the service account `--google-client-email` whose public key that is (and `--accept-any`
+/// makes any unknown one-time purchase token a fresh purchase too).
 let usage = """
     usage: storegate-appstore-sim [--listen 127.0.0.1:PORT] [--fixtures FILE] [--shared-secret S]
                                   [--accept-any PRODUCT_ID [--delay-ms N]]
@@ -108,5 +109,6 @@ func makeGooglePlay(_ options: [String: String]) throws -> SimGooglePlay? {
     guard let email = options["--google-client-email"] else { fail("--google-public-key needs --google-client-email") }
     return SimGooglePlay(
         login: try SimGoogleLoginCheck(
-            clientEmail: email, publicKeyPEM: try String(contentsOfFile: publicKey, encoding: .utf8)))
+            clientEmail: email, publicKeyPEM: try String(contentsOfFile: publicKey, encoding: .utf8)),
+        acceptAnyProduct: options["--accept-any"])
 }
