@@ -89,7 +89,9 @@ public final class SimGooglePlay: Sendable {
     private func anyPurchase(_ call: SimGoogleCall) -> (purchase: SimGooglePurchase, added: Date)? {
         guard let acceptAnyProduct, !call.isSubscription else { return nil }
         var purchase = SimGooglePurchase(token: call.token, packageName: call.packageName, productId: acceptAnyProduct)
-        let digits = call.token.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        let digits = call.token.utf8.reduce(UInt64(14_695_981_039_346_656_037)) {
+            ($0 ^ UInt64($1)) &* 1_099_511_628_211
+        }
         purchase.orderId = "GPA.\(digits % 10_000_000_000_000_000)"
         return (purchase, Date())
     }

@@ -42,16 +42,19 @@ median() { sort -n "$1" | awk '{line[NR] = $0} END {print line[int((NR + 1) / 2)
 # Waits up to 10 s for a unix socket.
 wait_for_socket() { for _ in $(seq 100); do [ -S "$1" ] && return 0; sleep 0.1; done; echo "no socket $1" >&2; return 1; }
 
-# A wrk script posting a new receipt (24 digits: valid base64) to /v1/verify on every request, into file $1.
+# A wrk script posting a new credential to /v1/verify on every request, into file $1: by default a receipt (24
+# digits: valid base64); $2 is another body with %08d%08d%08d for the digits (a Google Play purchase token).
 write_cold_verify_script() {
-    cat >"$1" <<'LUA'
+    local body='{"receipt-data":"%08d%08d%08d"}'
+    if [ -n "${2:-}" ]; then body="$2"; fi
+    cat >"$1" <<LUA
 local counter = 0
 local prefix = 0
 setup = function(thread) thread:set("prefix", math.random(10000000, 99999999)) end
 init = function() math.randomseed(os.time() + prefix) end
 request = function()
   counter = counter + 1
-  local body = string.format('{"receipt-data":"%08d%08d%08d"}', prefix, counter, math.random(0, 99999999))
+  local body = string.format('$body', prefix, counter, math.random(0, 99999999))
   return wrk.format("POST", nil, {["Content-Type"] = "application/json"}, body)
 end
 LUA

@@ -50,18 +50,7 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"store": "google-play", "purchase-token": "benchmark-cached-token"}'
 LUA
-cat >"$run/cold.lua" <<'LUA'
-local counter = 0
-local prefix = 0
-setup = function(thread) thread:set("prefix", math.random(10000000, 99999999)) end
-init = function() math.randomseed(os.time() + prefix) end
-request = function()
-  counter = counter + 1
-  local body = string.format('{"store": "google-play", "purchase-token": "bench-%08d-%08d-%08d"}', prefix, counter,
-    math.random(0, 99999999))
-  return wrk.format("POST", nil, {["Content-Type"] = "application/json"}, body)
-end
-LUA
+write_cold_verify_script "$run/cold.lua" '{"store": "google-play", "purchase-token": "bench-%08d-%08d-%08d"}'
 curl -fs -d '{"store": "google-play", "purchase-token": "benchmark-cached-token"}' http://127.0.0.1:18087/v1/verify \
     | grep -q '"status":0' || { echo "verify does not answer 200:"; cat "$run/fast.log"; exit 1; }
 
