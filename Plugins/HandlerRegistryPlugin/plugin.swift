@@ -44,12 +44,11 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         let owners = Self.packageFolders(of: context.package.dependencies.map(\.package))
         let ownerIds = Self.packageIds(of: context.package.dependencies.map(\.package))
         let gatewayPackages = Self.gatewayPackages(
-            of: storegate, handlers: Set(handlers.map(\.id)), ownerIds: ownerIds)
+            of: storegate, handlers: Set(handlers.map(\.id)), ownerIds: ownerIds, in: context.package)
         for handler in handlers.sorted(by: { $0.moduleName < $1.moduleName }) {
             let reached = Reached(from: handler.dependencies, stoppingAt: ownTargets, api: Self.api)
             try Self.refuseLocalCopies(
-                of: Set(reached.targetIds.compactMap { ownerIds[$0] }), by: handler, gatewayPackages: gatewayPackages,
-                in: context.package)
+                of: Set(reached.targetIds.compactMap { ownerIds[$0] }), by: handler, gatewayPackages: gatewayPackages)
             // Its own dependencies on modules of this package, and those its dependencies reach (a package from
             // outside may depend on this one for the handler API, and on nothing else of it).
             let dependencies = Set(
@@ -101,11 +100,20 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
 
     /// The packages the gateway's own modules (all but the handler modules) build with, all the way down, by
     /// identity.
-    static func gatewayPackages(of storegate: Package, handlers: Set<String>, ownerIds: [String: String]) -> Set<String>
-    {
+    static func gatewayPackages(
+        of storegate: Package, handlers: Set<String>, ownerIds: [String: String], in root: Package
+    ) -> [String: Package] {
         let own = storegate.targets.filter { !handlers.contains($0.id) }
         let reached = Reached(from: own.flatMap(\.dependencies), stoppingAt: Set(storegate.targets.map(\.id)), api: api)
-        return Set(reached.targetIds.compactMap { ownerIds[$0] })
+        let identities = Set(reached.targetIds.compactMap { ownerIds[$0] })
+        var packages: [String: Package] = [:]
+        var pending = [root]
+        while let package = pending.popLast() {
+            guard packages[package.id] == nil else { continue }
+            packages[package.id] = package
+            pending += package.dependencies.map(\.package)
+        }
+        return packages.filter { identities.contains($0.key) }
     }
 
     /// Refuses a handler module that reaches, from a folder, a package the gateway's own modules build with:
@@ -113,17 +121,10 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
     /// they resolve (a twenty-ninth reviewer's copy of swift-nio-ssl journaled every byte AsyncHTTPClient sent
     /// Apple, the shared secret and the Server API's tokens among them).
     static func refuseLocalCopies(
-        of reached: Set<String>, by handler: any SourceModuleTarget, gatewayPackages: Set<String>, in root: Package
+        of reached: Set<String>, by handler: any SourceModuleTarget, gatewayPackages: [String: Package]
     ) throws {
-        var all: [String: Package] = [:]
-        var pending = [root]
-        while let package = pending.popLast() {
-            guard all[package.id] == nil else { continue }
-            all[package.id] = package
-            pending += package.dependencies.map(\.package)
-        }
-        for identity in reached.intersection(gatewayPackages).sorted() {
-            guard let package = all[identity], case .local(let path) = package.origin else { continue }
+        for identity in reached.intersection(gatewayPackages.keys).sorted() {
+            guard let package = gatewayPackages[identity], case .local(let path) = package.origin else { continue }
             throw Problem(
                 description: "error: handler module \(handler.moduleName) reaches \(identity) from the folder \(path), "
                     + "a package the gateway's own modules build with: that copy would be built into the gateway in "

@@ -88,39 +88,46 @@ package final class GooglePlayClient: Sendable {
                 GooglePlayFailure(
                     .rateLimited, "the per-minute budget of the Play Developer API is spent", retryAfter: wait))
         }
-        let url = settings.apiURL.hasSuffix("/") ? settings.apiURL : settings.apiURL + "/"
-        var refusedToken: String?
-        for attempt in 1...2 {
-            var sent = ""
-            do throws(GooglePlayFailure) {
-                return try http.send(
-                    endpoint.rawValue, what: "the Play Developer API", deadline: deadline, logger: logger,
-                    make: { () throws(GooglePlayFailure) in
-                        sent = try login.accessToken(deadline: deadline, logger: logger)
-                        return try Self.request(endpoint, url: url + endpoint.path(values), token: sent, body: body)
-                    },
-                    meaning: { status, answer in
-                        if (200..<300).contains(status) { return .success(answer) }
-                        if status == 401 { refusedToken = sent }
-                        return .failure(Self.failure(status: status, body: answer))
-                    })
-            } catch {
-                if let token = refusedToken, attempt == 1 {
-                    login.forget(token)
-                    refusedToken = nil
-                    continue
-                }
-                if error.kind == .misconfigured {
-                    logger.critical(
-                        "Google refused the gateway's service account: check google.service_account_key and the account's access in Play Console",
-                        metadata: ["endpoint": "\(endpoint.rawValue)", "account": "\(settings.account)"])
-                }
-                if error.kind == .rateLimited, let pause = error.retryAfter { budget.close(.purchases, for: pause) }
-                if [.misconfigured, .rateLimited, .unavailable].contains(error.kind) { remember(error) }
-                throw error
+        do throws(GooglePlayFailure) {
+            return try send(endpoint, values, body: body, deadline: deadline, logger: logger, renewingRefused: true)
+        } catch {
+            if error.kind == .misconfigured {
+                logger.critical(
+                    "Google refused the gateway's service account: check google.service_account_key and the account's access in Play Console",
+                    metadata: ["endpoint": "\(endpoint.rawValue)", "account": "\(settings.account)"])
             }
+            if error.kind == .rateLimited, let pause = error.retryAfter { budget.close(.purchases, for: pause) }
+            if [.misconfigured, .rateLimited, .unavailable].contains(error.kind) { remember(error) }
+            throw error
         }
-        throw GooglePlayFailure(.misconfigured, "Google refused two access tokens in a row")
+    }
+
+    /// The call with an access token; when Google refuses that token (401) and `renewingRefused`, once more
+    /// with a new login.
+    private func send(
+        _ endpoint: GooglePlayEndpoint, _ values: [String: String], body: [UInt8]?, deadline: ContinuousClock.Instant,
+        logger: Logger, renewingRefused: Bool
+    ) throws(GooglePlayFailure) -> [UInt8] {
+        let url = (settings.apiURL.hasSuffix("/") ? settings.apiURL : settings.apiURL + "/") + endpoint.path(values)
+        var sent = ""
+        var refused = false
+        do {
+            return try http.send(
+                endpoint.rawValue, what: "the Play Developer API", deadline: deadline, logger: logger,
+                make: { () throws(GooglePlayFailure) in
+                    sent = try login.accessToken(deadline: deadline, logger: logger)
+                    return try Self.request(endpoint, url: url, token: sent, body: body)
+                },
+                meaning: { status, answer in
+                    if (200..<300).contains(status) { return .success(answer) }
+                    refused = status == 401
+                    return .failure(Self.failure(status: status, body: answer))
+                })
+        } catch {
+            guard refused, renewingRefused else { throw error }
+            login.forget(sent)
+            return try send(endpoint, values, body: body, deadline: deadline, logger: logger, renewingRefused: false)
+        }
     }
 
     private static func request(
