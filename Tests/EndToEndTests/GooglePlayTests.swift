@@ -78,6 +78,22 @@ extension EndToEnd {
             #expect(try gateway.ledgerCounts() == .init(purchases: 0, transactions: 0))
         }
 
+        @Test func anUnknownTokenAndAnotherAppsPurchaseAreRefusedInWords() throws {
+            let gateway = try VerifyDeployment(google: [:])
+            defer { gateway.stop() }
+            let unknown = try gateway.deployment.request(
+                "/v1/verify", method: "POST", body: Self.body("tok-e2e-nobody"))
+            #expect(unknown.status == 422)
+            #expect(unknown.errorCode == "purchase_not_found")
+            let other = try gateway.deployment.request(
+                "/v1/verify", method: "POST",
+                body: Array(
+                    #"{"store": "google-play", "purchase-token": "tok", "package-name": "com.example.other"}"#.utf8))
+            #expect(other.status == 422)
+            #expect(other.errorCode == "bundle_mismatch")
+            #expect(try gateway.ledgerCounts() == .init(purchases: 0, transactions: 0))
+        }
+
         @Test func aSubscriptionEntitlesUntilItsExpiry() throws {
             let gateway = try VerifyDeployment(google: [:])
             defer { gateway.stop() }
