@@ -6,21 +6,24 @@ struct DependencyGraph {
     /// Each pinned package's location.
     let locations: [String: String]
 
-    /// The pins of the package at `folder`; with `resolving`, resolved first (SwiftPM's lock is the package's
-    /// own build folder's, so this never waits for another build of the checkout).
-    init(of folder: URL, resolving: Bool) throws {
-        if resolving {
-            let resolved = try Subprocess.run("swift", ["package", "--package-path", folder.path, "resolve"])
-            guard resolved.status == 0 else {
-                throw BuildProblem("cannot resolve the packages of \(folder.path):\n\(resolved.errors)")
-            }
+    /// The pins of the package at `folder`, resolved first: a `Package.resolved` left by a build with another
+    /// manifest may lack a pin its own manifest needs (a twenty-ninth reviewer found the checkout's had lost
+    /// swift-nio-ssl's, so a module package's copy of it passed), and resolving puts back what the manifest says.
+    /// With `scratch`, SwiftPM resolves there instead of the package's own build folder, whose lock a build or
+    /// `swift test` of the checkout holds for as long as it runs.
+    init(of folder: URL, scratch: URL? = nil) throws {
+        let resolved = try Subprocess.run(
+            "swift",
+            ["package", "--package-path", folder.path] + (scratch.map { ["--scratch-path", $0.path] } ?? [])
+                + ["resolve"])
+        guard resolved.status == 0 else {
+            throw BuildProblem("cannot resolve the packages of \(folder.path):\n\(resolved.errors)")
         }
         let file = folder.appending(path: "Package.resolved")
         guard let data = FileManager.default.contents(atPath: file.path),
             let resolved = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else {
-            throw BuildProblem(
-                "\(folder.path) has no Package.resolved: resolve its packages first (swift package resolve)")
+            throw BuildProblem("\(folder.path) has no Package.resolved after resolving its packages")
         }
         var locations: [String: String] = [:]
         for pin in resolved["pins"] as? [[String: Any]] ?? [] {

@@ -11,11 +11,14 @@ struct GatewayPackage {
     let folder: URL
     /// The folder the package depends on storegate by, whose name is the identity the modules use for it.
     private let storegateFolder: URL
+    /// Where the checkout's own packages are resolved, apart from its build folder.
+    private let pins: URL
 
     init(checkout: Checkout, modules: [ModulePackage], folder work: URL) throws {
         self.checkout = checkout
         self.modules = modules
         folder = work.appending(path: "gateway")
+        pins = work.appending(path: "storegate-pins")
         try Self.checkNames(modules, builtIn: checkout.builtInModules())
         // SwiftPM names a package by its folder: two module packages in folders of one name are one to it.
         for (identity, packages) in Dictionary(grouping: modules, by: \.identity) where packages.count > 1 {
@@ -72,9 +75,9 @@ struct GatewayPackage {
 
     /// Builds the executable, once every package storegate builds with comes from where storegate says; its binary.
     func build(configuration: String) throws -> URL {
-        let storegateGraph = try DependencyGraph(of: checkout.folder, resolving: false)
+        let storegateGraph = try DependencyGraph(of: checkout.folder, scratch: pins)
         try storegateGraph.refuseStandIns(among: modules)
-        try DependencyGraph(of: folder, resolving: true).check(against: storegateGraph)
+        try DependencyGraph(of: folder).check(against: storegateGraph)
         let arguments = ["build", "--package-path", folder.path, "-c", configuration, "--product", Self.executable]
         guard try Subprocess.stream("swift", arguments) == 0 else {
             throw BuildProblem(

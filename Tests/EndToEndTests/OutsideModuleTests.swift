@@ -15,13 +15,14 @@ struct OutsideModules {
 
     /// `storegate-build` with `modules` into a fresh output folder: its exit status, everything it printed, and
     /// the binary it wrote, if any.
-    static func build(_ modules: [URL]) throws -> (status: Int32, log: String, binary: URL?) {
+    static func build(_ modules: [URL], storegate: URL? = nil) throws -> (status: Int32, log: String, binary: URL?) {
         let output = try SampleContent.makeFolder().appendingPathComponent("bin")
         let process = Process()
         process.executableURL = Binaries.buildFolder.appendingPathComponent("storegate-build")
         process.arguments =
             modules.flatMap { ["--with", $0.path] }
             + ["--output", output.path, "--work", work.path, "--configuration", "debug"]
+            + (storegate.map { ["--storegate", $0.path] } ?? [])
         // One pipe for both: a long build log on one stream cannot stall the other.
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -133,6 +134,36 @@ struct OutsideModules {
     /// `swift-log`, a fork) would have SwiftPM build that one for storegate too, which only warns: a twenty-eighth
     /// reviewer's `swift-crypto` kept every key storegate made. storegate-build refuses it before building.
     @Test func aModulePackageThatBringsItsOwnCopyOfOneOfStoregatesPackagesIsRefused() throws {
+        let built = try Self.build([Self.moduleWithItsOwnSwiftLog()])
+        Self.expectRefusedForItsSwiftLog(built)
+    }
+
+    /// The pins storegate's packages are compared with are the checkout's, which a build of the checkout with
+    /// another manifest rewrites: a twenty-ninth reviewer's dropped swift-nio-ssl's pin, and a module package's copy
+    /// of it then passed. storegate-build resolves the checkout first, which puts the pin back.
+    @Test func aCheckoutWhosePinsLostAPackageStillRefusesAModulePackagesCopyOfIt() throws {
+        let checkout = try SampleContent.makeFolder().appendingPathComponent("storegate")
+        let clone = Process()
+        clone.executableURL = Self.git
+        clone.arguments = ["clone", "-q", Binaries.checkout.path, checkout.path]
+        try clone.run()
+        clone.waitUntilExit()
+        try #require(clone.terminationStatus == 0)
+        let pins = try Data(contentsOf: Binaries.checkout.appendingPathComponent("Package.resolved"))
+        var resolved = try #require(try JSONSerialization.jsonObject(with: pins) as? [String: Any])
+        let all = try #require(resolved["pins"] as? [[String: Any]])
+        let kept = all.filter { $0["identity"] as? String != "swift-log" }
+        try #require(kept.count == all.count - 1)
+        resolved["pins"] = kept
+        try JSONSerialization.data(withJSONObject: resolved).write(
+            to: checkout.appendingPathComponent("Package.resolved"))
+
+        let built = try Self.build([Self.moduleWithItsOwnSwiftLog()], storegate: checkout)
+        Self.expectRefusedForItsSwiftLog(built)
+    }
+
+    /// A module package with its own `swift-log`, a folder beside it copied from storegate's.
+    static func moduleWithItsOwnSwiftLog() throws -> URL {
         let folder = try SampleContent.makeFolder()
         let fork = folder.appendingPathComponent("swift-log")
         let files = FileManager.default
@@ -163,7 +194,10 @@ struct OutsideModules {
         try "import GatewayHandlerAPI\n".write(
             to: module.appendingPathComponent("Sources/ForkedLogHandler/ForkedLogHandler.swift"), atomically: true,
             encoding: .utf8)
-        let built = try Self.build([module])
+        return module
+    }
+
+    static func expectRefusedForItsSwiftLog(_ built: (status: Int32, log: String, binary: URL?)) {
         #expect(built.status != 0)
         #expect(built.binary == nil)
         #expect(
