@@ -401,8 +401,9 @@ let package = Package(
         .testTarget(
             name: "GooglePlayTests",
             dependencies: [
-                "GooglePlay", "GooglePlayAPI", "PurchaseVerification", "GatewayHandlerAPI", "ConfigYAML", "AppStoreSim",
-                "GoogleTestSupport",
+                "GooglePlay", "GooglePlayAPI", "PurchaseVerification", "PurchaseLedger", "GatewayHandlerAPI",
+                "ConfigYAML",
+                "AppStoreSim", "GoogleTestSupport",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
             ],

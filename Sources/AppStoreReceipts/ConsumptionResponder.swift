@@ -10,59 +10,32 @@ import PurchaseVerification
 /// so that of several gateways one answers each), gathers their delivery facts, lets the Server API backend
 /// answer, and settles them, or defers them with backoff when Apple cannot take the answer now. Wakes when a
 /// request is recorded, and every `interval` for deferred requests and those a gateway that died had claimed.
-final class ConsumptionResponder: BackgroundWork, @unchecked Sendable {
+final class ConsumptionResponder: BackgroundWork, Sendable {
     private let backend: ServerAPIBackend
     private let services: StoreServices
-    private let interval: TimeInterval
     private let lease: TimeInterval
     private let outcomes: (answered: Counter, unanswered: Counter, deferred: Counter)
-    /// Guards `woken` and `stopped`.
-    private let condition = NSCondition()
-    private var woken = false
-    private var stopped = false
+    private let loop: BackgroundLoop
 
     init(backend: ServerAPIBackend, services: StoreServices, interval: TimeInterval = 30, lease: TimeInterval = 120) {
         self.backend = backend
         self.services = services
-        self.interval = interval
         self.lease = lease
         let label = "storegate_consumption_requests_total"
         let counter = { (outcome: String) in
             Counter(label: label, dimensions: [("outcome", outcome)], factory: services.metricsFactory)
         }
         outcomes = (counter("answered"), counter("unanswered"), counter("deferred"))
+        loop = BackgroundLoop(name: "storegate-consumption", interval: interval)
     }
 
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "storegate-consumption"
-        thread.start()
-    }
+    func start() { loop.start { [self] in answerDue() } }
 
     /// Looks for due requests now (one was just recorded).
-    func wake() { signal { $0.woken = true } }
+    func wake() { loop.wake() }
 
     /// Ends the thread after the request it is answering, if any.
-    func stop() { signal { $0.stopped = true } }
-
-    private func signal(_ change: (ConsumptionResponder) -> Void) {
-        condition.lock()
-        change(self)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func run() {
-        while true {
-            answerDue()
-            condition.lock()
-            if !woken, !stopped { _ = condition.wait(until: Date(timeIntervalSinceNow: interval)) }
-            woken = false
-            let done = stopped
-            condition.unlock()
-            if done { return }
-        }
-    }
+    func stop() { loop.stop() }
 
     private func answerDue() {
         let claimed: [ConsumptionRequest]
@@ -103,20 +76,11 @@ final class ConsumptionResponder: BackgroundWork, @unchecked Sendable {
                     "consumption request not answered", metadata: factsMetadata.merging(["reason": "\(reason)"]) { $1 })
             }
         } catch {
-            let pause = Self.pause(after: request.attempts + 1, asked: error)
+            let pause = BackgroundLoop.pause(after: request.attempts + 1, asked: error)
             try? services.evidence.deferRequest(request, until: Date(timeIntervalSinceNow: pause), outcome: "\(error)")
             outcomes.deferred.increment()
             logger.warning(
                 "consumption request deferred", metadata: ["reason": "\(error)", "retry_in_s": "\(Int(pause))"])
         }
-    }
-
-    /// A minute after the first failure, doubling to an hour at most; longer when the store said so.
-    static func pause(after attempts: Int, asked error: any Error) -> TimeInterval {
-        let backoff = min(60 * pow(2, Double(min(attempts, 10) - 1)), 3_600)
-        let retryAfter = (error as? GatewayError)?.headers.first { $0.name == "Retry-After" }.flatMap {
-            TimeInterval($0.value)
-        }
-        return max(backoff, retryAfter ?? 0)
     }
 }

@@ -11,6 +11,8 @@ public struct TimelineEvent: Sendable, Equatable {
         case granted
         case grantRevoked = "grant revoked"
         case restored
+        /// Something the store was told about the purchase (Google Play's acknowledgement, a consumption).
+        case storeFollowUp = "store follow-up"
     }
 
     public let at: Date

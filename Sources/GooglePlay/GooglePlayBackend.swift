@@ -3,6 +3,7 @@ import Foundation
 import GatewayHandlerAPI
 import GooglePlayAPI
 import Logging
+import PurchaseLedger
 import PurchaseVerification
 
 /// Google Play purchases, checked with the Play Developer API: one-time products through productsv2, and
@@ -11,7 +12,9 @@ import PurchaseVerification
 /// says is mapped to the store-neutral transactions, after this server's policy (the app's package names,
 /// test purchases); Google's state decides: `PURCHASED` and active subscriptions entitle, a pending purchase
 /// is `purchase_pending`, a cancelled one is recorded as cancelled, a subscription past its expiry entitles
-/// nothing.
+/// nothing. A purchase of the catalog's that Google still waits to hear about is recorded with its follow-ups
+/// (acknowledge; consume a consumable, after its first download when it has content), which
+/// ``GoogleFollowUps`` sends.
 final class GooglePlayBackend: VerificationBackend {
     typealias Cache = VerificationCache<String, StorePurchases, GatewayError>
 
@@ -41,6 +44,14 @@ final class GooglePlayBackend: VerificationBackend {
 
     var lastUpstreamError: String? { client.lastError }
 
+    /// With `acknowledge` or `consume`, a serving gateway sends the follow-ups on a thread of its own.
+    func startBackgroundWork(_ services: StoreServices) -> (any BackgroundWork)? {
+        guard settings.acknowledge || settings.consume else { return nil }
+        let work = GoogleFollowUps(client: client, api: settings.api, services: services)
+        work.start()
+        return work
+    }
+
     func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
         guard case .store(let store) = credential, let purchase = store as? GooglePlayCredential else {
             throw GatewayError.badRequest("This server cannot verify that kind of purchase.")
@@ -59,7 +70,8 @@ final class GooglePlayBackend: VerificationBackend {
         return StorePurchases(
             status: purchases.status, environment: purchases.environment, bundleId: purchases.bundleId,
             transactions: purchases.transactions,
-            logMetadata: purchases.logMetadata.merging(["cached": "\(cached)"]) { _, cachedNow in cachedNow })
+            logMetadata: purchases.logMetadata.merging(["cached": "\(cached)"]) { _, cachedNow in cachedNow },
+            followUps: purchases.followUps)
     }
 
     /// The catalog's product Google sells as `googleId`.
@@ -91,7 +103,7 @@ final class GooglePlayBackend: VerificationBackend {
         return only
     }
 
-    private func environment(isTest: Bool) throws(GatewayError) -> String {
+    private func ledgerEnvironment(isTest: Bool) throws(GatewayError) -> String {
         if isTest, !settings.acceptSandbox { throw .googleSandboxNotAccepted }
         return isTest ? "Sandbox" : "Production"
     }
@@ -112,6 +124,20 @@ final class GooglePlayBackend: VerificationBackend {
             answer.orderId.map { GooglePlayIds.order($0, packageName: packageName) }
             ?? GooglePlayIds.token(token, packageName: packageName)
         let cancelled = answer.state == .cancelled ? Date() : nil
+        let environment = try ledgerEnvironment(isTest: answer.isTest)
+        var followUps: [StoreFollowUp] = []
+        if answer.state == .purchased, let item = answer.lineItems.first, let product = catalogProduct(item.productId) {
+            let purchase = (
+                id: id, productId: product.id, app: packageName, storeProductId: item.productId, token: token
+            )
+            if settings.acknowledge, !answer.isAcknowledged {
+                followUps.append(followUp(.acknowledge, of: purchase, environment: environment))
+            }
+            if settings.consume, product.kind == .consumable, !answer.lineItems.allSatisfy(\.isConsumed) {
+                followUps.append(
+                    followUp(.consume, of: purchase, environment: environment, afterDelivery: product.content != nil))
+            }
+        }
         let transactions = answer.lineItems.map { item in
             PurchaseTransaction(
                 transactionId: id, originalTransactionId: id, productId: catalogId(item.productId),
@@ -120,8 +146,8 @@ final class GooglePlayBackend: VerificationBackend {
                 quantity: item.quantity, accountToken: answer.obfuscatedExternalAccountId)
         }
         return StorePurchases(
-            status: 0, environment: try environment(isTest: answer.isTest), bundleId: packageName,
-            transactions: transactions, logMetadata: ["google_order": "\(answer.orderId ?? "none")"])
+            status: 0, environment: environment, bundleId: packageName, transactions: transactions,
+            logMetadata: ["google_order": "\(answer.orderId ?? "none")"], followUps: followUps)
     }
 
     private func subscription(
@@ -136,13 +162,44 @@ final class GooglePlayBackend: VerificationBackend {
         case .unspecified: throw .googleUnavailable(retryAfterSeconds: 5)
         default: break
         }
-        var transactions = periods(of: answer, token: token, packageName: packageName, cancelled: nil)
+        let environment = try ledgerEnvironment(isTest: answer.isTest)
+        let current = periods(of: answer, token: token, packageName: packageName, cancelled: nil)
+        var followUps: [StoreFollowUp] = []
+        if settings.acknowledge, !answer.isAcknowledged, Self.awaitsAcknowledgement.contains(answer.state),
+            let item = answer.lineItems.first, let product = catalogProduct(item.productId),
+            let period = current.first
+        {
+            let purchase = (
+                id: period.originalTransactionId, productId: product.id, app: packageName,
+                storeProductId: item.productId, token: token
+            )
+            followUps.append(followUp(.acknowledgeSubscription, of: purchase, environment: environment))
+        }
+        var transactions = current
         if let linked = answer.linkedPurchaseToken {
             transactions += replaced(linked, packageName: packageName, at: answer.startTime ?? Date(), context: context)
         }
         return StorePurchases(
-            status: 0, environment: try environment(isTest: answer.isTest), bundleId: packageName,
-            transactions: transactions, logMetadata: ["google_subscription_state": "\(answer.state.rawValue)"])
+            status: 0, environment: environment, bundleId: packageName, transactions: transactions,
+            logMetadata: ["google_subscription_state": "\(answer.state.rawValue)"], followUps: followUps)
+    }
+
+    /// The states of a bought subscription: Google refunds one not acknowledged within three days.
+    private static let awaitsAcknowledgement: Set<SubscriptionPurchaseV2.State> = [
+        .active, .inGracePeriod, .onHold, .paused, .canceled,
+    ]
+
+    /// The follow-up `action` of `purchase`, named by the action and the purchase (recording it again adds none).
+    private func followUp(
+        _ action: GoogleFollowUps.Action,
+        of purchase: (id: String, productId: String, app: String, storeProductId: String, token: String),
+        environment: String, afterDelivery: Bool = false
+    ) -> StoreFollowUp {
+        StoreFollowUp(
+            key: "\(action.rawValue) \(environment) \(purchase.id)", store: GooglePlayIds.store,
+            action: action.rawValue, environment: environment, originalTransactionId: purchase.id,
+            productId: purchase.productId, app: purchase.app, storeProductId: purchase.storeProductId,
+            subject: purchase.token, afterDelivery: afterDelivery)
     }
 
     /// The periods of a subscription purchase, one per line item, named by its orders.

@@ -13,6 +13,11 @@ struct GooglePlaySettings: Sendable {
     /// (`cache_max_bytes`), as `apple`'s.
     let cacheTTL: Duration
     let cacheMaxBytes: Int
+    /// The gateway acknowledges the purchases it records (`acknowledge`, default true; false when the app does).
+    let acknowledge: Bool
+    /// The gateway consumes the consumables it records, after their first download when they have content
+    /// (`consume`, default true; false when the app does).
+    let consume: Bool
     let api: GoogleAPISettings
 
     init?(_ google: ConfigReader) {
@@ -23,6 +28,8 @@ struct GooglePlaySettings: Sendable {
         acceptSandbox = google.bool("accept_sandbox", default: true)
         cacheTTL = .seconds(google.int("cache_ttl_s", default: 60, in: 0...86_400))
         cacheMaxBytes = google.int("cache_max_bytes", default: 16 << 20, in: 0...(1 << 34))
+        acknowledge = google.bool("acknowledge", default: true)
+        consume = google.bool("consume", default: true)
         guard let api = GoogleAPISettings(google), !packageNames.isEmpty else { return nil }
         self.api = api
     }

@@ -21,25 +21,9 @@ enum ConsumptionRequestTable {
         "attempts", "state", "settled_ms", "answer", "outcome",
     ].map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
 
-    /// Pending requests due at the first parameter and not held by a live claim, oldest first; the second
-    /// parameter is the limit.
-    static func due(_ placeholder: (Int) -> String) -> String {
-        """
-        SELECT notification_uuid FROM consumption_requests WHERE state = 'pending' AND next_attempt_ms <= \(placeholder(1))
-            AND (claimed_until_ms IS NULL OR claimed_until_ms <= \(placeholder(1)))
-            ORDER BY next_attempt_ms, notification_uuid LIMIT \(placeholder(2))
-        """
-    }
-
-    /// Claims request 1 until 3 if it is still due and unclaimed at 2; returns its row when this call won it.
-    static func claim(_ placeholder: (Int) -> String) -> String {
-        """
-        UPDATE consumption_requests SET claimed_until_ms = \(placeholder(3))
-            WHERE notification_uuid = \(placeholder(1)) AND state = 'pending' AND next_attempt_ms <= \(placeholder(2))
-            AND (claimed_until_ms IS NULL OR claimed_until_ms <= \(placeholder(2)))
-            RETURNING \(selected)
-        """
-    }
+    /// Due, claimed and deferred as work under a lease.
+    static let leased = LeasedRows(
+        table: "consumption_requests", key: "notification_uuid", scope: nil, selected: selected)
 
     /// Settles pending request 1 as 2 with answer 3, outcome 4 at 5, counting 6 attempts; returns a row
     /// when it was pending.
@@ -49,15 +33,6 @@ enum ConsumptionRequestTable {
             outcome = \(placeholder(4)), settled_ms = \(placeholder(5)), claimed_until_ms = NULL,
             attempts = attempts + \(placeholder(6))
             WHERE notification_uuid = \(placeholder(1)) AND state = 'pending' RETURNING 1
-        """
-    }
-
-    /// Releases pending request 1 for an attempt at 2, with outcome 3, counting the attempt.
-    static func deferral(_ placeholder: (Int) -> String) -> String {
-        """
-        UPDATE consumption_requests SET next_attempt_ms = \(placeholder(2)), outcome = \(placeholder(3)),
-            claimed_until_ms = NULL, attempts = attempts + 1
-            WHERE notification_uuid = \(placeholder(1)) AND state = 'pending'
         """
     }
 

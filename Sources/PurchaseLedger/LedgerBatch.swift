@@ -17,13 +17,18 @@ package struct LedgerBatch: Sendable {
     /// The request that recorded them, kept for support questions.
     package let requestId: String
     package let recordedAt: Date
+    /// What the store expects to be told about these purchases, recorded with them (once: a repeat is kept).
+    package let followUps: [StoreFollowUp]
 
-    package init(transactions: [LedgerTransaction], source: LedgerSource, requestId: String, recordedAt: Date = Date())
-    {
+    package init(
+        transactions: [LedgerTransaction], source: LedgerSource, requestId: String, recordedAt: Date = Date(),
+        followUps: [StoreFollowUp] = []
+    ) {
         self.transactions = transactions
         self.source = source
         self.requestId = requestId
         self.recordedAt = recordedAt
+        self.followUps = followUps
     }
 
     /// The purchases of this batch: one per key, merging the transactions that share it (the latest

@@ -8,6 +8,7 @@ package enum LedgerTable: String, Sendable, CaseIterable {
     case accountBindingEvents = "account_binding_events"
     case freeGrants = "free_grants"
     case restores
+    case storeFollowUps = "store_follow_ups"
 
     /// Every column, primary key first.
     var columns: [String] {
@@ -60,6 +61,12 @@ package enum LedgerTable: String, Sendable, CaseIterable {
             ]
         case .restores:
             return ["environment", "original_transaction_id", "request_id", "restored_ms"]
+        case .storeFollowUps:
+            return [
+                "follow_up_key", "store", "action", "environment", "original_transaction_id", "product_id", "app",
+                "store_product_id", "subject", "after_delivery", "state", "attempts", "next_attempt_ms",
+                "claimed_until_ms", "created_ms", "settled_ms", "outcome",
+            ]
         }
     }
 

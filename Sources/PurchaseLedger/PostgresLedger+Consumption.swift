@@ -4,16 +4,8 @@ extension PostgresLedger {
     package func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
         -> [ConsumptionRequest]
     {
-        let (at, until) = (LedgerTime.text(now), LedgerTime.text(now + lease))
-        return try pool.withConnection { connection throws(LedgerError) in
-            let due = try connection.execute(ConsumptionRequestTable.due { "$\($0)" }, [at, String(limit)])
-            var claimed: [ConsumptionRequest] = []
-            // Each claim re-checks its row under PostgreSQL's row lock: of two gateways, one wins it.
-            for uuid in due.compactMap({ $0.first ?? nil }) {
-                let rows = try connection.execute(ConsumptionRequestTable.claim { "$\($0)" }, [uuid, at, until])
-                if let request = rows.first.flatMap(ConsumptionRequestTable.stored)?.request { claimed.append(request) }
-            }
-            return claimed
+        try claim(ConsumptionRequestTable.leased, now: now, lease: lease, limit: limit) {
+            ConsumptionRequestTable.stored($0)?.request
         }
     }
 
@@ -33,11 +25,7 @@ extension PostgresLedger {
     package func deferConsumptionRequest(_ notificationUUID: String, until nextAttempt: Date, outcome: String)
         throws(LedgerError)
     {
-        try pool.withConnection { connection throws(LedgerError) in
-            try connection.execute(
-                ConsumptionRequestTable.deferral { "$\($0)" },
-                [notificationUUID, LedgerTime.text(nextAttempt), outcome])
-        }
+        try deferLeased(ConsumptionRequestTable.leased, notificationUUID, until: nextAttempt, outcome: outcome)
     }
 
     package func consumptionRequests(environment: String, originalTransactionId: String) throws(LedgerError)

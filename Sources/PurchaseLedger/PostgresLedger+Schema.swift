@@ -48,6 +48,7 @@ extension PostgresLedger {
         (7, AccountBindingTable.schema(integer: "BIGINT")),
         (8, FreeGrantTable.schema(integer: "BIGINT")),
         (9, RestoreTable.schema(integer: "BIGINT")),
+        (10, StoreFollowUpTable.schema(integer: "BIGINT")),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

@@ -15,7 +15,10 @@ package final class PostgresLedger: PurchaseLedger {
 
     package func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome {
         let purchases = batch.purchases
-        let statements = Self.recordStatements(purchases: purchases, batch: batch)
+        let followUpInsert = LedgerTable.storeFollowUps.insertStatement { "$\($0)" }
+        let statements =
+            Self.recordStatements(purchases: purchases, batch: batch)
+            + batch.followUps.map { Statement(sql: followUpInsert, parameters: $0.row()) }
         let recorded = try pool.withConnection { connection throws(LedgerError) in
             // A single statement is atomic by itself; more need a transaction around them.
             let run = { () throws(LedgerError) -> Int in
@@ -50,18 +53,22 @@ package final class PostgresLedger: PurchaseLedger {
         }
     }
 
-    package func recordDelivery(_ delivery: Delivery) throws(LedgerError) {
+    @discardableResult
+    package func recordDelivery(_ delivery: Delivery) throws(LedgerError) -> Bool {
+        // One statement, so one round trip and atomic by itself: the delivery, and the follow-ups it makes due.
         try pool.withConnection { connection throws(LedgerError) in
-            try connection.execute(
+            !(try connection.execute(
                 """
-                INSERT INTO deliveries (environment, product_id, original_transaction_id, content_sha256, request_id,
-                    delivered_ms) VALUES ($1, $2, $3, $4, $5, $6)
+                WITH delivered AS (
+                    INSERT INTO deliveries (environment, product_id, original_transaction_id, content_sha256,
+                        request_id, delivered_ms) VALUES ($1, $4, $2, $5, $6, $3))
+                \(StoreFollowUpTable.delivered { "$\($0)" })
                 """,
                 [
-                    delivery.environment, delivery.productId, delivery.originalTransactionId, delivery.contentSHA256,
-                    delivery.requestId, LedgerTime.text(delivery.deliveredAt),
+                    delivery.environment, delivery.originalTransactionId, LedgerTime.text(delivery.deliveredAt),
+                    delivery.productId, delivery.contentSHA256, delivery.requestId,
                 ]
-            )
+            )).isEmpty
         }
     }
 

@@ -48,6 +48,8 @@ package struct PurchaseHistory: Sendable, Equatable {
     package let freeGrants: [FreeGrant]
     /// Every restore-sync that named it, whether or not it brought anything new.
     package let restores: [Restore]
+    /// What the store was to be told about it (Google's acknowledgement), and how that went.
+    package let followUps: [StoredFollowUp]
 }
 
 extension PurchaseLedger {
@@ -64,6 +66,7 @@ extension PurchaseLedger {
             bindingEvents: try bindingEvents(environment: environment, originalTransactionId: id),
             holders: try holders(environment: environment, originalTransactionId: id),
             freeGrants: try freeGrants(.about(environment: environment, originalTransactionId: id)),
-            restores: try restores(environment: environment, originalTransactionId: id))
+            restores: try restores(environment: environment, originalTransactionId: id),
+            followUps: try followUps(environment: environment, originalTransactionId: id))
     }
 }

@@ -18,14 +18,16 @@ package protocol PurchaseLedger: Sendable {
     /// returns false, changing nothing, for such a repeat.
     func recordNotification(_ notification: LedgerNotification) throws(LedgerError) -> Bool
 
-    /// Records one content grant, durably, before the bytes go out.
     /// Records that a restore-sync named these purchases (a repeat of one request's is kept once).
     func recordRestores(_ restores: [Restore]) throws(LedgerError)
 
     /// The restores that named `originalTransactionId`'s purchase in `environment`, oldest first.
     func restores(environment: String, originalTransactionId: String) throws(LedgerError) -> [Restore]
 
-    func recordDelivery(_ delivery: Delivery) throws(LedgerError)
+    /// Records one content grant, durably, before the bytes go out, and in the same transaction makes the store
+    /// follow-ups of its purchase that waited for a delivery due; returns whether it made any due.
+    @discardableResult
+    func recordDelivery(_ delivery: Delivery) throws(LedgerError) -> Bool
 
     /// The grants recorded for one original transaction, oldest first.
     func deliveries(environment: String, originalTransactionId: String) throws(LedgerError) -> [Delivery]
@@ -52,6 +54,25 @@ package protocol PurchaseLedger: Sendable {
     /// The consumption requests about one original transaction, oldest first.
     func consumptionRequests(environment: String, originalTransactionId: String) throws(LedgerError)
         -> [StoredConsumptionRequest]
+
+    /// Claims up to `limit` of `store`'s pending follow-ups due at `now` that no live claim holds, for `lease`, as
+    /// ``claimConsumptionRequests(now:lease:limit:)`` does.
+    func claimFollowUps(store: String, now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
+        -> [StoreFollowUp]
+
+    /// Settles a pending follow-up (`done` or `abandoned`) with the outcome, counting the attempt; false, changing
+    /// nothing, when it was settled before.
+    func settleFollowUp(_ key: String, state: StoreFollowUpState, outcome: String, at: Date) throws(LedgerError)
+        -> Bool
+
+    /// Releases a claimed follow-up for another attempt at `nextAttempt`, counting the attempt.
+    func deferFollowUp(_ key: String, until nextAttempt: Date, outcome: String) throws(LedgerError)
+
+    /// The store follow-ups of one original transaction, oldest first.
+    func followUps(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredFollowUp]
+
+    /// `store`'s pending follow-ups by action: how many, and since when the oldest waits.
+    func followUpBacklog(store: String) throws(LedgerError) -> [FollowUpBacklog]
 
     /// The purchases transaction `transactionId` was recorded under (one per environment holding it); an
     /// original transaction id finds its own.

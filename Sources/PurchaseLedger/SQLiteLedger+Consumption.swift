@@ -5,16 +5,8 @@ extension SQLiteLedger {
     package func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
         -> [ConsumptionRequest]
     {
-        let (at, until) = (LedgerTime.text(now), LedgerTime.text(now + lease))
-        return try guarded {
-            try pool.write { db in
-                let due = try String.fetchAll(
-                    db, sql: ConsumptionRequestTable.due { "?\($0)" }, arguments: [at, limit])
-                return try due.compactMap { uuid in
-                    try Row.fetchOne(db, sql: ConsumptionRequestTable.claim { "?\($0)" }, arguments: [uuid, at, until])
-                        .flatMap { ConsumptionRequestTable.stored(Self.texts($0))?.request }
-                }
-            }
+        try claim(ConsumptionRequestTable.leased, now: now, lease: lease, limit: limit) {
+            ConsumptionRequestTable.stored($0)?.request
         }
     }
 
@@ -36,13 +28,7 @@ extension SQLiteLedger {
     package func deferConsumptionRequest(_ notificationUUID: String, until nextAttempt: Date, outcome: String)
         throws(LedgerError)
     {
-        try guarded {
-            try pool.write { db in
-                try db.execute(
-                    sql: ConsumptionRequestTable.deferral { "?\($0)" },
-                    arguments: [notificationUUID, LedgerTime.text(nextAttempt), outcome])
-            }
-        }
+        try deferLeased(ConsumptionRequestTable.leased, notificationUUID, until: nextAttempt, outcome: outcome)
     }
 
     package func consumptionRequests(environment: String, originalTransactionId: String) throws(LedgerError)
@@ -51,7 +37,4 @@ extension SQLiteLedger {
         try texts(ConsumptionRequestTable.byOriginal { "?\($0)" }, [environment, originalTransactionId])
             .compactMap(ConsumptionRequestTable.stored)
     }
-
-    /// A row whose columns were all selected as text.
-    private static func texts(_ row: Row) -> [String?] { (0..<row.count).map { row[$0] } }
 }

@@ -96,6 +96,9 @@ extension SQLiteLedger {
         migrator.registerMigration("v9 restores") { db in
             try db.execute(sql: RestoreTable.schema(integer: "INTEGER"))
         }
+        migrator.registerMigration("v10 store follow-ups") { db in
+            try db.execute(sql: StoreFollowUpTable.schema(integer: "INTEGER"))
+        }
         return migrator
     }
 }

@@ -65,8 +65,9 @@ package final class SQLiteLedger: PurchaseLedger {
         try group.submit(.batch(batch))
     }
 
-    package func recordDelivery(_ delivery: Delivery) throws(LedgerError) {
-        _ = try group.submit(.delivery(delivery))
+    @discardableResult
+    package func recordDelivery(_ delivery: Delivery) throws(LedgerError) -> Bool {
+        try group.submit(.delivery(delivery)).known > 0
     }
 
     package func recordNotification(_ notification: LedgerNotification) throws(LedgerError) -> Bool {
@@ -90,6 +91,7 @@ package final class SQLiteLedger: PurchaseLedger {
     /// What one caller asked the group commit to write.
     private enum LedgerWrite: Sendable {
         case batch(LedgerBatch)
+        /// Answered as recorded 1, known the store follow-ups it made due.
         case delivery(Delivery)
         /// Answered as recorded 1 when new, known 1 when a repeat.
         case notification(LedgerNotification)
@@ -101,7 +103,13 @@ package final class SQLiteLedger: PurchaseLedger {
             return try record(batch, in: db)
         case .delivery(let delivery):
             try insertDelivery(delivery, db: db)
-            return .success(RecordOutcome(recorded: 1, known: 0))
+            // `known` counts the follow-ups the delivery made due.
+            let due = try Row.fetchAll(
+                db.cachedStatement(sql: StoreFollowUpTable.delivered { "?\($0)" }),
+                arguments: [
+                    delivery.environment, delivery.originalTransactionId, LedgerTime.text(delivery.deliveredAt),
+                ])
+            return .success(RecordOutcome(recorded: 1, known: due.count))
         case .notification(let notification):
             return try record(notification, in: db)
         }
@@ -124,6 +132,10 @@ package final class SQLiteLedger: PurchaseLedger {
                 }
                 for transaction in batch.transactions {
                     try upsertTransaction(transaction, batch: batch, db: db)
+                }
+                for followUp in batch.followUps {
+                    try db.cachedStatement(sql: LedgerTable.storeFollowUps.insertStatement { _ in "?" })
+                        .execute(arguments: StatementArguments(followUp.row()))
                 }
                 outcome = .success(RecordOutcome(recorded: recorded, known: purchases.count - recorded))
                 return .commit

@@ -13,14 +13,17 @@ package struct ContentGrants: ContentGate, CustomReflectable {
     private let tokens: DownloadTokens?
     private let ledger: any PurchaseLedger
     private let deliveries: ContentDeliveries
+    /// Called when a delivery made store follow-ups due (a consumable to consume), so the store does them now.
+    private let followUpsDue: @Sendable () -> Void
 
     /// Nothing: it holds the stores' settings (the Apple shared secret), the token issuer and the ledger.
     package var customMirror: Mirror { Mirror(self, children: [:]) }
 
     package init(
         stores: StoreBackends, recorder: PurchaseRecorder, accounts: AccountBinder?, tokens: DownloadTokens?,
-        ledger: any PurchaseLedger, deliveries: ContentDeliveries
+        ledger: any PurchaseLedger, deliveries: ContentDeliveries, followUpsDue: @escaping @Sendable () -> Void = {}
     ) {
+        self.followUpsDue = followUpsDue
         self.stores = stores
         self.recorder = recorder
         self.accounts = accounts
@@ -78,11 +81,12 @@ package struct ContentGrants: ContentGate, CustomReflectable {
         throws(GatewayError)
     {
         do {
-            try ledger.recordDelivery(
+            let madeDue = try ledger.recordDelivery(
                 Delivery(
                     environment: grant.environment, productId: grant.productId,
                     originalTransactionId: grant.originalTransactionId, contentSHA256: contentSHA256,
                     requestId: context.requestId))
+            if madeDue { followUpsDue() }
         } catch {
             throw error.answer("the ledger could not record a download", logger: context.logger)
         }

@@ -13,7 +13,8 @@ extension PurchaseHistory {
 
     /// Every recorded moment of the purchase, oldest first: bought, recorded (by which route and request),
     /// restored (every restore-sync that named it), downloaded, notified, refund requested and what was answered,
-    /// refunded, which app account held it, and the free grants it is or goes with, and their revocations.
+    /// refunded, which app account held it, the free grants it is or goes with, and their revocations, and what
+    /// the store was told about it (or is still to be).
     private var timeline: [TimelineEvent] {
         var events: [TimelineEvent] = []
         for grant in freeGrants {
@@ -72,6 +73,20 @@ extension PurchaseHistory {
                 request.answer.map { "sent \($0) (\(request.outcome ?? ""))" }
                 ?? "not answered: \(request.outcome ?? "")"
             events.append(.init(at: settled, kind: .refundAnswered, detail: detail))
+        }
+        for stored in followUps {
+            let action = stored.followUp.action
+            let attempts = "\(stored.followUp.attempts) attempt\(stored.followUp.attempts == 1 ? "" : "s")"
+            let detail =
+                switch stored.state {
+                case .done: "\(action): done, \(stored.outcome ?? "")"
+                case .abandoned: "\(action): given up after \(attempts): \(stored.outcome ?? "")"
+                case .pending where stored.followUp.attempts == 0: "\(action): to do"
+                case .pending: "\(action): to do again, \(attempts) so far, the last: \(stored.outcome ?? "")"
+                case .waiting: "\(action): after its first download"
+                }
+            events.append(
+                .init(at: stored.settledAt ?? stored.followUp.createdAt, kind: .storeFollowUp, detail: detail))
         }
         for event in bindingEvents {
             events.append(.init(at: event.at, kind: .account, detail: event.summary))

@@ -18,11 +18,14 @@ package final class PurchaseRecorder: Sendable {
     private let customerGrants: CustomerGrants
     /// What this recorder committed, so an answer that brings nothing new costs no write.
     private let committed = CommittedTransactions()
+    /// Called when purchases were recorded with store follow-ups, so the store does them now.
+    private let followUpsRecorded: @Sendable () -> Void
 
     package init(
         stores: StoreBackends, catalog: Catalog, ledger: any PurchaseLedger, tokens: DownloadTokens?,
-        accounts: AccountBinder?
+        accounts: AccountBinder?, followUpsRecorded: @escaping @Sendable () -> Void = {}
     ) {
+        self.followUpsRecorded = followUpsRecorded
         self.stores = stores
         self.catalog = catalog
         self.ledger = ledger
@@ -67,7 +70,8 @@ package final class PurchaseRecorder: Sendable {
         let rows = EntitlementRules.ledgerTransactions(
             purchases.transactions, environment: purchases.environment, bundleId: purchases.bundleId,
             catalog: catalog)
-        let batch = LedgerBatch(transactions: rows, source: source, requestId: context.requestId)
+        let batch = LedgerBatch(
+            transactions: rows, source: source, requestId: context.requestId, followUps: purchases.followUps)
         let outcome: RecordOutcome
         if committed.containsUnchanged(rows) {
             outcome = RecordOutcome(recorded: 0, known: batch.purchases.count)
@@ -82,6 +86,7 @@ package final class PurchaseRecorder: Sendable {
             try accounts?.bindByAccountToken(
                 purchases.transactions, environment: purchases.environment, context: context)
             committed.remember(rows)
+            if !batch.followUps.isEmpty { followUpsRecorded() }
         }
         let now = Date()
         if source == .restoreSync {

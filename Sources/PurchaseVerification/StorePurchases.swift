@@ -1,5 +1,6 @@
 import GatewayHandlerAPI
 import Logging
+import PurchaseLedger
 
 /// What a store vouched for in answer to one credential, before this server records it or decides what it
 /// entitles: the store's status, environment, app and transactions.
@@ -13,11 +14,15 @@ package struct StorePurchases: Sendable {
     /// Facts for the request's log line (a receipt digest, whether the verdict was cached);
     /// never a credential.
     package let logMetadata: Logger.Metadata
+    /// What the store expects to be told once these purchases are recorded (Google's acknowledgement), recorded
+    /// with them.
+    package let followUps: [StoreFollowUp]
 
     package init(
         status: Int, environment: String, bundleId: String, transactions: [PurchaseTransaction],
-        logMetadata: Logger.Metadata = [:]
+        logMetadata: Logger.Metadata = [:], followUps: [StoreFollowUp] = []
     ) {
+        self.followUps = followUps
         self.status = status
         self.environment = environment
         self.bundleId = bundleId

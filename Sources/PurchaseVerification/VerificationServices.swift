@@ -43,7 +43,8 @@ package final class VerificationServices: Sendable {
         self.accounts = accounts
         self.notifications = notifications
         recorder = PurchaseRecorder(
-            stores: stores, catalog: catalog, ledger: ledger, tokens: tokens, accounts: accounts)
+            stores: stores, catalog: catalog, ledger: ledger, tokens: tokens, accounts: accounts,
+            followUpsRecorded: { [background] in background.wake() })
         holdings = AccountHoldingsReader(accounts: accounts, ledger: ledger, catalog: catalog, tokens: tokens)
         backfiller = NotificationBackfiller(stores: stores, notifications: notifications, ledger: ledger)
         lookup = PurchaseLookup(stores: stores, ledger: ledger)
@@ -57,7 +58,7 @@ package final class VerificationServices: Sendable {
     package func contentGrants(_ deliveries: ContentDeliveries) -> ContentGrants {
         ContentGrants(
             stores: stores, recorder: recorder, accounts: accounts, tokens: tokens, ledger: ledger,
-            deliveries: deliveries)
+            deliveries: deliveries, followUpsDue: { [background] in background.wake() })
     }
 
     /// Whether the ledger can be read right now, for `/v1/status`.
@@ -84,7 +85,8 @@ package final class VerificationServices: Sendable {
             thread.start()
         }
         let services = StoreServices(
-            evidence: DeliveryEvidence(ledger: ledger, catalog: catalog), logger: logger,
+            evidence: DeliveryEvidence(ledger: ledger, catalog: catalog), followUps: StoreFollowUps(ledger: ledger),
+            logger: logger,
             metricsFactory: metricsFactory, nextRequestId: nextRequestId)
         background.works.withLock { running in
             guard running.isEmpty else { return }
@@ -105,6 +107,6 @@ package final class VerificationServices: Sendable {
 private final class RunningWork: Sendable {
     let works = Mutex<[any BackgroundWork]>([])
 
-    /// Something the works wait for was recorded.
+    /// Something the works wait for was recorded (a store's request, a follow-up due).
     func wake() { works.withLock { $0 }.forEach { $0.wake() } }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// `storegate-appstore-sim [--listen 127.0.0.1:9090] [--fixtures FILE] [--shared-secret S] [--accept-any PRODUCT [--delay-ms N]]
 ///  [--api-public-key PEM --api-issuer ID --api-key-id ID --api-bundle-id ID --signing-key PEM --signing-chain A,B,C [--page-size N]]
-///  [--google-public-key PEM --google-client-email EMAIL]`
+///  [--google-public-key PEM --google-client-email EMAIL [--google-token-lifetime S]]`
 ///
 /// The App Store stand-in for tests and local demos. It binds loopback addresses only, and is used only
 /// when a config points `apple.production_url`/`sandbox_url` (or `apple.server_api`'s URLs) at it. With
@@ -12,13 +12,16 @@ import Foundation
 /// makes any unknown receipt, and any unknown production transaction id, a fresh purchase (benchmarks). With
 /// `--google-public-key` it also speaks Google's token endpoint and the Play Developer API's purchases methods,
 /// taking the logins of the service account `--google-client-email` whose public key that is (and `--accept-any`
-/// makes any unknown one-time purchase token a fresh purchase too).
+/// makes any unknown one-time purchase token a fresh purchase too); its access tokens last
+/// `--google-token-lifetime` seconds (Google's 3599 by default; shorter than the gateway's renewal margin, every
+/// call of the gateway logs in first).
 let usage = """
     usage: storegate-appstore-sim [--listen 127.0.0.1:PORT] [--fixtures FILE] [--shared-secret S]
                                   [--accept-any PRODUCT_ID [--delay-ms N]]
                                   [--api-public-key PEM --api-issuer ID --api-key-id ID --api-bundle-id ID
                                    --signing-key PEM --signing-chain LEAF,INTERMEDIATE,ROOT [--page-size N]]
-                                  [--google-public-key PEM --google-client-email EMAIL]
+                                  [--google-public-key PEM --google-client-email EMAIL
+                                   [--google-token-lifetime SECONDS]]
     """
 
 func fail(_ message: String) -> Never {
@@ -32,7 +35,7 @@ while let flag = arguments.popFirst() {
     let known = [
         "--listen", "--fixtures", "--shared-secret", "--accept-any", "--delay-ms", "--api-public-key", "--api-issuer",
         "--api-key-id", "--api-bundle-id", "--signing-key", "--signing-chain", "--page-size", "--google-public-key",
-        "--google-client-email",
+        "--google-client-email", "--google-token-lifetime",
     ]
     guard known.contains(flag),
         let value = arguments.popFirst()
@@ -110,5 +113,6 @@ func makeGooglePlay(_ options: [String: String]) throws -> SimGooglePlay? {
     return SimGooglePlay(
         login: try SimGoogleLoginCheck(
             clientEmail: email, publicKeyPEM: try String(contentsOfFile: publicKey, encoding: .utf8)),
+        tokenLifetime: options["--google-token-lifetime"].flatMap { Int($0) } ?? 3599,
         acceptAnyProduct: options["--accept-any"])
 }

@@ -15,7 +15,8 @@ final class AppStoreStandIn: @unchecked Sendable {
     /// the matching private key for `apiBundleId` and signing its answers with Apple's test chain.
     init(
         sharedSecret: String? = nil, acceptAnyProduct: String? = nil, serverAPIPublicKey: String? = nil,
-        apiBundleId: String = SampleContent.bundleId, googlePublicKey: String? = nil
+        apiBundleId: String = SampleContent.bundleId, googlePublicKey: String? = nil,
+        googleTokenLifetime: Int? = nil
     ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "storegate-sim-\(UUID().uuidString.prefix(8))")
@@ -40,6 +41,7 @@ final class AppStoreStandIn: @unchecked Sendable {
             let keyFile = folder.appendingPathComponent("google-key.pem")
             try googlePublicKey.write(to: keyFile, atomically: true, encoding: .utf8)
             arguments += ["--google-public-key", keyFile.path, "--google-client-email", GoogleTestAccount.email]
+            if let googleTokenLifetime { arguments += ["--google-token-lifetime", String(googleTokenLifetime)] }
         }
         process = try ManagedProcess(
             Binaries.appStoreSim.path, arguments, logFile: folder.appendingPathComponent("sim.log"))
@@ -76,6 +78,12 @@ final class AppStoreStandIn: @unchecked Sendable {
     /// Queues failures of Google's side (see `SimGoogleStep`), each played once.
     func playGoogle(_ steps: [[String: Any]]) throws {
         try post("/_sim/google/steps", steps)
+    }
+
+    /// The Google Play purchase of `token` as it stands (`acknowledged`, `consumed`).
+    func googlePurchase(_ token: String) throws -> [String: Any] {
+        let answer = try HTTPClient.request(port: port, path: "/_sim/google/purchases/\(token)")
+        return (try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]) ?? [:]
     }
 
     /// Calls to Google's side per endpoint.

@@ -128,5 +128,62 @@ extension EndToEnd {
             let again = try gateway.deployment.request("/v1/verify", method: "POST", body: Self.body("tok-e2e-down"))
             #expect(again.status == 200, "\(again.text)")
         }
+
+        /// Google refunds a purchase it has not heard acknowledged within three days: the acknowledgement is kept
+        /// in the ledger with the purchase, so a gateway killed before it was sent leaves it to the next one.
+        @Test func anAcknowledgementSurvivesAGatewayKilledBeforeItWasSent() throws {
+            // Tokens shorter-lived than the gateway's renewal margin: every call logs in first. 5 s calls: a claim
+            // outlives a login and a call (20 s), and then another gateway takes it over.
+            let gateway = try VerifyDeployment(
+                google: ["timeout_ms": "5000", "max_attempts": "1"], googleTokenLifetime: 120)
+            defer { gateway.stop() }
+            let token = "tok-e2e-ack"
+            try gateway.appStore.addGoogle([
+                Self.purchase(token, SampleContent.issueId, ["order_id": "GPA.3300-0000-0000-00007"]),
+                Self.purchase("tok-e2e-coins", SampleContent.coinsId, ["order_id": "GPA.3300-0000-0000-00008"]),
+            ])
+            // The verification's login is answered at once; the acknowledgement's hangs, and the gateway is killed.
+            try gateway.appStore.playGoogle([
+                ["endpoint": "token", "delay_ms": 0], ["endpoint": "token", "delay_ms": 30_000],
+            ])
+            let answer = try gateway.deployment.request("/v1/verify", method: "POST", body: Self.body(token))
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(ManagedProcess.poll(for: .seconds(10)) { (try? gateway.appStore.googleCalls()["token"]) == 2 })
+            gateway.deployment.gateway.signal(SIGKILL)
+            #expect(try gateway.appStore.googleCalls()["purchases.products.acknowledge"] == nil)
+            #expect(try gateway.appStore.googlePurchase(token)["acknowledged"] as? Bool == false)
+
+            try gateway.deployment.restartGateway()
+            #expect(
+                ManagedProcess.poll(for: .seconds(60)) {
+                    (try? gateway.appStore.googlePurchase(token)["acknowledged"] as? Bool) == true
+                })
+            #expect(try gateway.appStore.googleCalls()["purchases.products.acknowledge"] == 1)
+            let ledger = try SQLiteLedger(path: gateway.ledgerPath)
+            let original = "google-play:\(SampleContent.googlePackage):GPA.3300-0000-0000-00007"
+            let followUps = try ledger.followUps(environment: "Production", originalTransactionId: original)
+            #expect(followUps.map(\.state) == [.done])
+            #expect(followUps.map(\.followUp.action) == ["acknowledge"])
+            // Support reads it on the purchase's timeline, in words, without the purchase token.
+            let lookup = try SupportLookup.lookUp(gateway, ["--transaction-id", original])
+            #expect(lookup.output.contains("store follow-up"), "\(lookup.output)")
+            #expect(lookup.output.contains("acknowledge: done, Google took it"), "\(lookup.output)")
+            #expect(!lookup.output.contains(token))
+
+            // A consumable with no content is acknowledged and consumed once recorded, so it can be bought again.
+            let coins = try gateway.deployment.request("/v1/verify", method: "POST", body: Self.body("tok-e2e-coins"))
+            #expect(coins.status == 200, "\(coins.text)")
+            #expect(
+                ManagedProcess.poll(for: .seconds(30)) {
+                    (try? gateway.appStore.googlePurchase("tok-e2e-coins")["consumed"] as? Bool) == true
+                })
+            #expect(try gateway.appStore.googlePurchase("tok-e2e-coins")["acknowledged"] as? Bool == true)
+            let metrics = try gateway.deployment.request("/v1/metrics").text
+            #expect(
+                metrics.contains(
+                    #"storegate_store_follow_ups_total{store="google-play",action="consume",outcome="done"} 1"#),
+                "\(metrics)")
+            #expect(!gateway.logs.contains(token), "a purchase token is in no log line")
+        }
     }
 }

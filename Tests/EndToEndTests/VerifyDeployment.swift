@@ -40,13 +40,15 @@ final class VerifyDeployment: @unchecked Sendable {
         nginxAccounts: [String: String]? = nil,
         moreRoutes: [(String, String)] = [],
         google: [String: String]? = nil,
+        googleTokenLifetime: Int? = nil,
         binary: URL = Binaries.testbed
     ) throws {
         self.ledgerURL = ledgerURL
         let googleAccount = try google.map { _ in try GoogleTestAccount() }
         appStore = try AppStoreStandIn(
             sharedSecret: simSecret, serverAPIPublicKey: serverAPIKey?.publicKey.pemRepresentation,
-            apiBundleId: serverAPIBundleId, googlePublicKey: googleAccount?.publicKeyPEM)
+            apiBundleId: serverAPIBundleId, googlePublicKey: googleAccount?.publicKeyPEM,
+            googleTokenLifetime: googleTokenLifetime)
         var apple = apple
         var environment = environment
         var extra = extra

@@ -18,6 +18,11 @@ import Testing
         products: [
             Product(id: "book.1", kind: .nonConsumable, title: "Book", description: "", content: nil),
             Product(id: "coins.100", kind: .consumable, title: "Coins", description: "", content: nil),
+            Product(
+                id: "gems.pack", kind: .consumable, title: "Gems", description: "",
+                content: Product.Content(
+                    relativePath: "gems.zip", size: 1, sha256: String(repeating: "0", count: 64),
+                    contentType: "application/zip")),
             Product(id: "magazine.monthly", kind: .autoRenewable, title: "Magazine", description: "", content: nil),
             Product(
                 id: "com.example.atlas", kind: .nonConsumable, title: "Atlas", description: "", content: nil,

@@ -81,7 +81,19 @@ enum Sample {
             requestedAt: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 60).rounded()))
     }
 
-    static func batch(_ transactions: [LedgerTransaction], source: LedgerSource = .verify) -> LedgerBatch {
-        LedgerBatch(transactions: transactions, source: source, requestId: "test-request")
+    static func batch(
+        _ transactions: [LedgerTransaction], source: LedgerSource = .verify, followUps: [StoreFollowUp] = []
+    ) -> LedgerBatch {
+        LedgerBatch(transactions: transactions, source: source, requestId: "test-request", followUps: followUps)
+    }
+
+    /// A Google acknowledgement (or with `afterDelivery` a consumption) of original transaction `original`,
+    /// recorded a minute ago.
+    static func followUp(_ action: String, original: String, afterDelivery: Bool = false) -> StoreFollowUp {
+        StoreFollowUp(
+            key: "\(action) Production \(original)", store: "google-play", action: action, environment: "Production",
+            originalTransactionId: original, productId: "com.example.issue1", app: "com.example.reader",
+            storeProductId: "issue_1", subject: "token-of-\(original)", afterDelivery: afterDelivery,
+            createdAt: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 60).rounded()))
     }
 }

@@ -232,7 +232,7 @@ private final class WriteCountingLedger: PurchaseLedger {
         try base.recordNotification(notification)
     }
 
-    func recordDelivery(_ delivery: Delivery) throws(LedgerError) { try base.recordDelivery(delivery) }
+    func recordDelivery(_ delivery: Delivery) throws(LedgerError) -> Bool { try base.recordDelivery(delivery) }
 
     func recordRestores(_ restores: [Restore]) throws(LedgerError) {
         count.withLock { $0 += 1 }
@@ -273,6 +273,30 @@ private final class WriteCountingLedger: PurchaseLedger {
         -> [StoredConsumptionRequest]
     {
         try base.consumptionRequests(environment: environment, originalTransactionId: originalTransactionId)
+    }
+
+    func claimFollowUps(store: String, now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
+        -> [StoreFollowUp]
+    {
+        try base.claimFollowUps(store: store, now: now, lease: lease, limit: limit)
+    }
+
+    func settleFollowUp(_ key: String, state: StoreFollowUpState, outcome: String, at: Date) throws(LedgerError)
+        -> Bool
+    {
+        try base.settleFollowUp(key, state: state, outcome: outcome, at: at)
+    }
+
+    func deferFollowUp(_ key: String, until nextAttempt: Date, outcome: String) throws(LedgerError) {
+        try base.deferFollowUp(key, until: nextAttempt, outcome: outcome)
+    }
+
+    func followUps(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredFollowUp] {
+        try base.followUps(environment: environment, originalTransactionId: originalTransactionId)
+    }
+
+    func followUpBacklog(store: String) throws(LedgerError) -> [FollowUpBacklog] {
+        try base.followUpBacklog(store: store)
     }
 
     func originals(of transactionId: String) throws(LedgerError) -> [LedgerOriginal] {
