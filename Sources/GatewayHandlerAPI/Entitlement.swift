@@ -3,6 +3,8 @@ import Foundation
 /// A product the buyer may have now, the purchase that gives it, and the download token issued for it.
 public struct Entitlement: Sendable, Equatable {
     public let productId: String
+    /// The store the purchase is from (`app-store`, `google-play`), or `grant` for a free grant.
+    public let store: String
     public let originalTransactionId: String
     /// The end of the current subscription period; nil for purchases that do not expire.
     public let expiresDate: Date?
@@ -12,8 +14,9 @@ public struct Entitlement: Sendable, Equatable {
     /// in a handler module (found by a fourth reviewer), a get-only computed property's does not.
     package var issuedToken: DownloadToken?
 
-    package init(productId: String, originalTransactionId: String, expiresDate: Date?) {
+    package init(productId: String, store: String, originalTransactionId: String, expiresDate: Date?) {
         self.productId = productId
+        self.store = store
         self.originalTransactionId = originalTransactionId
         self.expiresDate = expiresDate
     }

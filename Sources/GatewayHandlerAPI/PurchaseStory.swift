@@ -1,5 +1,7 @@
 /// One purchase as the ledger tells it: which one, who holds it, and every recorded moment of it.
 public struct PurchaseStory: Sendable, Equatable {
+    /// The store the purchase is from (`app-store`, `google-play`), or `grant` for a free grant.
+    public let store: String
     public let environment: String
     /// The purchase's id, stable across restores.
     public let originalTransactionId: String
@@ -12,9 +14,10 @@ public struct PurchaseStory: Sendable, Equatable {
     public let timeline: [TimelineEvent]
 
     package init(
-        environment: String, originalTransactionId: String, productId: String?, holders: [String],
+        store: String, environment: String, originalTransactionId: String, productId: String?, holders: [String],
         timeline: [TimelineEvent]
     ) {
+        self.store = store
         self.environment = environment
         self.originalTransactionId = originalTransactionId
         self.productId = productId
@@ -22,10 +25,10 @@ public struct PurchaseStory: Sendable, Equatable {
         self.timeline = timeline
     }
 
-    /// One line naming the purchase: environment, original transaction, product, and the app accounts
+    /// One line naming the purchase: store, environment, original transaction, product, and the app accounts
     /// holding it when any do.
     public var heading: String {
-        var parts = [environment, "purchase \(originalTransactionId)", productId ?? "unknown product"]
+        var parts = [store, environment, "purchase \(originalTransactionId)", productId ?? "unknown product"]
         if !holders.isEmpty {
             parts.append("held by account\(holders.count == 1 ? "" : "s") \(holders.joined(separator: ", "))")
         }

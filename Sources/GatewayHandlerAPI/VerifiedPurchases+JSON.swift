@@ -45,6 +45,7 @@ extension Entitlement {
                 json.member("expires_date", date: entitlement.expiresDate)
                 json.member("original_transaction_id", entitlement.originalTransactionId)
                 json.member("product_id", entitlement.productId)
+                json.member("store", entitlement.store)
             }
         }
     }

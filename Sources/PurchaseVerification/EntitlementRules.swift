@@ -14,7 +14,7 @@ package enum EntitlementRules {
         for transaction in transactions where transaction.cancellationDate == nil {
             guard let product = catalog.product(id: transaction.productId) else { continue }
             let candidate = Entitlement(
-                productId: product.id,
+                productId: product.id, store: PurchaseOrigin.store(of: transaction.originalTransactionId),
                 originalTransactionId: transaction.originalTransactionId,
                 expiresDate: transaction.expiresDate
             )
@@ -46,7 +46,8 @@ package enum EntitlementRules {
                 continue
             }
             best[grant.productId] = Entitlement(
-                productId: grant.productId, originalTransactionId: grant.originalTransactionId,
+                productId: grant.productId, store: PurchaseOrigin.store(of: grant.originalTransactionId),
+                originalTransactionId: grant.originalTransactionId,
                 expiresDate: grant.expiresDate)
         }
         return best.values.sorted { $0.productId < $1.productId }

@@ -6,7 +6,8 @@ extension PurchaseHistory {
     /// The purchase as support reads it: which one, who holds it, and its timeline.
     var story: PurchaseStory {
         PurchaseStory(
-            environment: original.environment, originalTransactionId: original.originalTransactionId,
+            store: PurchaseOrigin.store(of: original.originalTransactionId), environment: original.environment,
+            originalTransactionId: original.originalTransactionId,
             productId: purchases.first?.productId ?? transactions.first?.productId, holders: holders,
             timeline: timeline)
     }

@@ -45,6 +45,7 @@ enum LookupReport {
         }
         object["purchases"] = lookup.purchases.map { history -> [String: Any] in
             [
+                "store": history.store,
                 "environment": history.environment,
                 "original_transaction_id": history.originalTransactionId,
                 "product_id": history.productId ?? NSNull(),

@@ -27,6 +27,7 @@ extension EndToEnd {
             let held = try gateway.deployment.request("/v1/entitlements", headers: [("X-App-Session", "s-alice")])
             #expect(held.status == 200, "\(held.text)")
             #expect(held.entitlementProducts == [SampleContent.issueId])
+            #expect((held.json["entitlements"] as? [[String: Any]])?.map { $0["store"] as? String } == ["app-store"])
             let token = try #require(held.downloadToken(for: SampleContent.issueId))
             let download = try gateway.deployment.request(
                 "/v1/download/\(SampleContent.issueId)",

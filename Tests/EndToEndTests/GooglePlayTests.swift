@@ -34,6 +34,7 @@ extension EndToEnd {
             #expect(
                 entitlement["original_transaction_id"] as? String
                     == "google-play:\(SampleContent.googlePackage):GPA.3300-0000-0000-00001")
+            #expect(entitlement["store"] as? String == "google-play")
             #expect(try gateway.ledgerCounts() == .init(purchases: 1, transactions: 1))
             // The token is a credential: it is in no log line.
             #expect(!(try gateway.logs(through: answer)).contains("tok-e2e-issue"))
@@ -166,6 +167,7 @@ extension EndToEnd {
             #expect(followUps.map(\.followUp.action) == ["acknowledge"])
             // Support reads it on the purchase's timeline, in words, without the purchase token.
             let lookup = try SupportLookup.lookUp(gateway, ["--transaction-id", original])
+            #expect(lookup.output.contains("google-play · Production · purchase \(original)"), "\(lookup.output)")
             #expect(lookup.output.contains("store follow-up"), "\(lookup.output)")
             #expect(lookup.output.contains("acknowledge: done, Google took it"), "\(lookup.output)")
             #expect(!lookup.output.contains(token))

@@ -36,7 +36,9 @@ extension EndToEnd {
 
             let text = try Self.lookUp(gateway, ["--transaction-id", id])
             #expect(text.status == 0, "\(text.errors)")
-            #expect(text.output.contains("Sandbox · purchase \(id) · \(SampleContent.issueId)"), "\(text.output)")
+            #expect(
+                text.output.contains("app-store · Sandbox · purchase \(id) · \(SampleContent.issueId)"),
+                "\(text.output)")
             for event in ["bought", "recorded", "downloaded", "notified", "refunded"] {
                 #expect(text.output.contains("  \(event) "), "no \(event) in:\n\(text.output)")
             }
@@ -49,6 +51,7 @@ extension EndToEnd {
                 try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], "\(json.output)")
             let purchases = try #require(object["purchases"] as? [[String: Any]])
             #expect(purchases.map { $0["original_transaction_id"] as? String } == [id])
+            #expect(purchases.map { $0["store"] as? String } == ["app-store"])
             let events = (purchases.first?["timeline"] as? [[String: Any]])?.compactMap { $0["event"] as? String }
             #expect(events?.contains("downloaded") == true)
             #expect(events?.last == "refunded" || events?.contains("refunded") == true)
