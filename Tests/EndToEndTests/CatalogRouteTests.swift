@@ -20,6 +20,7 @@ extension EndToEnd {
             #expect(content["sha256"] as? String == SampleContent.issueSHA256)
             #expect(content["content_type"] as? String == "application/octet-stream")
             #expect(products[1]["content"] is NSNull)
+            #expect(products[2]["store_ids"] as? [String: String] == ["google-play": SampleContent.googleCoinsId])
             let version = try #require(response.json["version"] as? String)
             #expect(response.header("ETag") == "\"\(version)\"")
         }

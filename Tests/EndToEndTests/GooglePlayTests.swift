@@ -23,7 +23,7 @@ extension EndToEnd {
             defer { gateway.stop() }
             try gateway.appStore.addGoogle([
                 Self.purchase("tok-e2e-issue", SampleContent.issueId, ["order_id": "GPA.3300-0000-0000-00001"]),
-                Self.purchase("tok-e2e-coins", SampleContent.coinsId, ["order_id": "GPA.3300-0000-0000-00003"]),
+                Self.purchase("tok-e2e-coins", SampleContent.googleCoinsId, ["order_id": "GPA.3300-0000-0000-00003"]),
             ])
             let answer = try gateway.deployment.request("/v1/verify", method: "POST", body: Self.body("tok-e2e-issue"))
             #expect(answer.status == 200, "\(answer.text)")
@@ -141,7 +141,7 @@ extension EndToEnd {
             let token = "tok-e2e-ack"
             try gateway.appStore.addGoogle([
                 Self.purchase(token, SampleContent.issueId, ["order_id": "GPA.3300-0000-0000-00007"]),
-                Self.purchase("tok-e2e-coins", SampleContent.coinsId, ["order_id": "GPA.3300-0000-0000-00008"]),
+                Self.purchase("tok-e2e-coins", SampleContent.googleCoinsId, ["order_id": "GPA.3300-0000-0000-00008"]),
             ])
             // The verification's login is answered at once; the acknowledgement's hangs, and the gateway is killed.
             try gateway.appStore.playGoogle([
@@ -175,6 +175,8 @@ extension EndToEnd {
             // A consumable with no content is acknowledged and consumed once recorded, so it can be bought again.
             let coins = try gateway.deployment.request("/v1/verify", method: "POST", body: Self.body("tok-e2e-coins"))
             #expect(coins.status == 200, "\(coins.text)")
+            // Google sells the coins under another id (the catalog's store_ids): recorded under the catalog's.
+            #expect(coins.transactions.map { $0["product_id"] as? String } == [SampleContent.coinsId])
             #expect(
                 ManagedProcess.poll(for: .seconds(30)) {
                     (try? gateway.appStore.googlePurchase("tok-e2e-coins")["consumed"] as? Bool) == true

@@ -7,6 +7,8 @@ enum SampleContent {
     static let issuePath = "issues/1.bin"
     static let monthlyId = "com.example.monthly"
     static let coinsId = "com.example.coins"
+    /// What Google Play sells the coins as (the catalog's `store_ids`).
+    static let googleCoinsId = "coins_android"
     static let bundleId = "com.example.magazine"
     /// The Android app's package name, for Google Play purchases.
     static let googlePackage = "com.example.magazine.android"
@@ -42,6 +44,7 @@ enum SampleContent {
             type: consumable
             title: Coins
             description: A pile of coins
+            store_ids: {google-play: \(googleCoinsId)}
         """
 
     /// A sample folder with `NAME` written as a gateway config for `setup`, without `server.listen`.
