@@ -33,6 +33,10 @@ extension GatewayError {
     static let purchaseNotFound = GatewayError(
         ErrorCode.purchaseNotFound, status: 422, message: "Google Play knows no such purchase.")
 
+    /// 422: Google Play says the purchase token is no longer valid (410): the purchase is over, and recorded so.
+    static let purchaseNoLongerValid = GatewayError(
+        ErrorCode.purchaseNotFound, status: 422, message: "Google Play says this purchase is no longer valid.")
+
     static let googleMisconfigured = GatewayError(
         ErrorCode.upstreamMisconfigured, status: 502,
         message: "The server's Google Play credentials were rejected; the operator has been alerted.")
@@ -46,7 +50,8 @@ extension GatewayError {
     /// The answer to a request whose call to Google failed so (a 410 is a purchase, not a failure).
     static func google(_ failure: GooglePlayFailure) -> GatewayError {
         switch failure.kind {
-        case .notFound, .gone: .purchaseNotFound
+        case .notFound: .purchaseNotFound
+        case .gone: .purchaseNoLongerValid
         case .misconfigured: .googleMisconfigured
         case .rejected: .badRequest("Google Play refused the purchase token: \(failure.reason).")
         case .rateLimited, .unavailable:

@@ -59,19 +59,25 @@ final class GooglePlayBackend: VerificationBackend {
         let packageName = try app(of: purchase)
         let isSubscription = purchase.productId.flatMap(catalogProduct)?.kind == .autoRenewable
         let key = (isSubscription ? "subscription:" : "product:") + packageName + ":" + TokenDigest.hex(purchase.token)
-        let (purchases, cached) = try cache.verdict(for: key, deadline: context.deadline) { () throws(GatewayError) in
-            let purchases =
-                isSubscription
-                ? try subscription(purchase.token, packageName: packageName, context: context)
-                : try product(purchase.token, packageName: packageName, context: context)
-            return (purchases, cost: 256 + 512 * purchases.transactions.count)
+        let found = Result { () throws(GatewayError) in
+            try cache.verdict(for: key, deadline: context.deadline) { () throws(GatewayError) in
+                let purchases =
+                    isSubscription
+                    ? try subscription(purchase.token, packageName: packageName, context: context)
+                    : try product(purchase.token, packageName: packageName, context: context)
+                return (purchases, cost: 256 + 512 * purchases.transactions.count)
+            }
         }
+        if case .failure(let error) = found, error == .purchaseNoLongerValid {
+            throw StorePurchaseEnded(store: GooglePlayIds.store, handle: TokenDigest.hex(purchase.token), answer: error)
+        }
+        let (purchases, cached) = try found.get()
         cacheLookups.count(cached: cached)
         return StorePurchases(
             status: purchases.status, environment: purchases.environment, bundleId: purchases.bundleId,
             transactions: purchases.transactions,
             logMetadata: purchases.logMetadata.merging(["cached": "\(cached)"]) { _, cachedNow in cachedNow },
-            followUps: purchases.followUps)
+            followUps: purchases.followUps, handles: purchases.handles)
     }
 
     /// The catalog's product Google sells as `googleId`.
@@ -147,7 +153,8 @@ final class GooglePlayBackend: VerificationBackend {
         }
         return StorePurchases(
             status: 0, environment: environment, bundleId: packageName, transactions: transactions,
-            logMetadata: ["google_order": "\(answer.orderId ?? "none")"], followUps: followUps)
+            logMetadata: ["google_order": "\(answer.orderId ?? "none")"], followUps: followUps,
+            handles: [handle(token, of: id, environment: environment)])
     }
 
     private func subscription(
@@ -181,7 +188,16 @@ final class GooglePlayBackend: VerificationBackend {
         }
         return StorePurchases(
             status: 0, environment: environment, bundleId: packageName, transactions: transactions,
-            logMetadata: ["google_subscription_state": "\(answer.state.rawValue)"], followUps: followUps)
+            logMetadata: ["google_subscription_state": "\(answer.state.rawValue)"], followUps: followUps,
+            handles: current.first.map { [handle(token, of: $0.originalTransactionId, environment: environment)] } ?? []
+        )
+    }
+
+    /// The ledger's record of `token` as the handle of the purchase `original`: its digest, never the token.
+    private func handle(_ token: String, of original: String, environment: String) -> StoreHandle {
+        StoreHandle(
+            store: GooglePlayIds.store, handle: TokenDigest.hex(token), environment: environment,
+            originalTransactionId: original)
     }
 
     /// The states of a bought subscription: Google refunds one not acknowledged within three days.

@@ -19,11 +19,14 @@ package struct LedgerBatch: Sendable {
     package let recordedAt: Date
     /// What the store expects to be told about these purchases, recorded with them (once: a repeat is kept).
     package let followUps: [StoreFollowUp]
+    /// What the store knows these purchases by (digests), recorded with them.
+    package let handles: [StoreHandle]
 
     package init(
         transactions: [LedgerTransaction], source: LedgerSource, requestId: String, recordedAt: Date = Date(),
-        followUps: [StoreFollowUp] = []
+        followUps: [StoreFollowUp] = [], handles: [StoreHandle] = []
     ) {
+        self.handles = handles
         self.transactions = transactions
         self.source = source
         self.requestId = requestId

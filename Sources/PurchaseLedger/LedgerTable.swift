@@ -9,6 +9,7 @@ package enum LedgerTable: String, Sendable, CaseIterable {
     case freeGrants = "free_grants"
     case restores
     case storeFollowUps = "store_follow_ups"
+    case storeHandles = "store_handles"
 
     /// Every column, primary key first.
     var columns: [String] {
@@ -67,13 +68,15 @@ package enum LedgerTable: String, Sendable, CaseIterable {
                 "store_product_id", "subject", "after_delivery", "state", "attempts", "next_attempt_ms",
                 "claimed_until_ms", "created_ms", "settled_ms", "outcome",
             ]
+        case .storeHandles:
+            return ["store", "handle", "environment", "original_transaction_id", "recorded_ms"]
         }
     }
 
     /// How many leading columns form the primary key.
     private var keyLength: Int {
         switch self {
-        case .purchases, .transactions: 2
+        case .purchases, .transactions, .storeHandles: 2
         case .accountBindings, .restores: 3
         default: 1
         }

@@ -49,6 +49,7 @@ extension PostgresLedger {
         (8, FreeGrantTable.schema(integer: "BIGINT")),
         (9, RestoreTable.schema(integer: "BIGINT")),
         (10, StoreFollowUpTable.schema(integer: "BIGINT")),
+        (11, StoreHandle.schema(integer: "BIGINT")),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

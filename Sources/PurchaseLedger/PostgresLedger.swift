@@ -16,9 +16,11 @@ package final class PostgresLedger: PurchaseLedger {
     package func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome {
         let purchases = batch.purchases
         let followUpInsert = LedgerTable.storeFollowUps.insertStatement { "$\($0)" }
+        let handleInsert = LedgerTable.storeHandles.insertStatement { "$\($0)" }
         let statements =
             Self.recordStatements(purchases: purchases, batch: batch)
             + batch.followUps.map { Statement(sql: followUpInsert, parameters: $0.row()) }
+            + batch.handles.map { Statement(sql: handleInsert, parameters: $0.row(at: batch.recordedAt)) }
         let recorded = try pool.withConnection { connection throws(LedgerError) in
             // A single statement is atomic by itself; more need a transaction around them.
             let run = { () throws(LedgerError) -> Int in

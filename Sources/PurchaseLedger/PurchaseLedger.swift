@@ -74,6 +74,13 @@ package protocol PurchaseLedger: Sendable {
     /// `store`'s pending follow-ups by action: how many, and since when the oldest waits.
     func followUpBacklog(store: String) throws(LedgerError) -> [FollowUpBacklog]
 
+    /// The purchases `store` knows by the handle whose digest is `handle` (recorded with their batches).
+    func originals(ofHandle handle: String, store: String) throws(LedgerError) -> [LedgerOriginal]
+
+    /// Records that the store says `original` is over, as a cancellation at `at`, of each of its purchases that
+    /// was neither cancelled nor past its period then; returns how many it ended.
+    func endPurchases(of original: LedgerOriginal, at: Date, source: LedgerSource) throws(LedgerError) -> Int
+
     /// The purchases transaction `transactionId` was recorded under (one per environment holding it); an
     /// original transaction id finds its own.
     func originals(of transactionId: String) throws(LedgerError) -> [LedgerOriginal]

@@ -99,6 +99,9 @@ extension SQLiteLedger {
         migrator.registerMigration("v10 store follow-ups") { db in
             try db.execute(sql: StoreFollowUpTable.schema(integer: "INTEGER"))
         }
+        migrator.registerMigration("v11 store handles") { db in
+            try db.execute(sql: StoreHandle.schema(integer: "INTEGER"))
+        }
         return migrator
     }
 }

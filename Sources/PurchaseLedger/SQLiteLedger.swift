@@ -137,6 +137,10 @@ package final class SQLiteLedger: PurchaseLedger {
                     try db.cachedStatement(sql: LedgerTable.storeFollowUps.insertStatement { _ in "?" })
                         .execute(arguments: StatementArguments(followUp.row()))
                 }
+                for handle in batch.handles {
+                    try db.cachedStatement(sql: LedgerTable.storeHandles.insertStatement { _ in "?" })
+                        .execute(arguments: StatementArguments(handle.row(at: batch.recordedAt)))
+                }
                 outcome = .success(RecordOutcome(recorded: recorded, known: purchases.count - recorded))
                 return .commit
             }

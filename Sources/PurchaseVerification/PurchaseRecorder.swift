@@ -56,10 +56,36 @@ package final class PurchaseRecorder: Sendable {
         guard let backend = stores.backend(for: credential) else {
             throw GatewayError.badRequest("This server cannot verify that kind of purchase.")
         }
-        let purchases =
-            source == .restoreSync
-            ? try backend.restore(credential, context: context) : try backend.verify(credential, context: context)
+        let purchases: StorePurchases
+        do {
+            purchases =
+                source == .restoreSync
+                ? try backend.restore(credential, context: context) : try backend.verify(credential, context: context)
+        } catch let ended as StorePurchaseEnded {
+            try end(ended, source: source, context: context)
+            throw ended.answer
+        }
         return try record(purchases, source: source, context: context)
+    }
+
+    /// Records the end of the purchases the store says are over, so their grants stop at once.
+    private func end(_ ended: StorePurchaseEnded, source: LedgerSource, context: RequestContext) throws(GatewayError) {
+        do {
+            let now = Date()
+            for original in try ledger.originals(ofHandle: ended.handle, store: ended.store) {
+                let count = try ledger.endPurchases(of: original, at: now, source: source)
+                if count > 0 {
+                    context.logger.info(
+                        "the store says a purchase is over; recorded as ended",
+                        metadata: [
+                            "store": "\(ended.store)", "original_transaction_id": "\(original.originalTransactionId)",
+                            "environment": "\(original.environment)",
+                        ])
+                }
+            }
+        } catch {
+            throw error.answer("the ledger could not record a purchase's end", logger: context.logger)
+        }
     }
 
     /// Records verified `purchases` in the ledger (unless this recorder committed them before, unchanged) and
@@ -71,7 +97,8 @@ package final class PurchaseRecorder: Sendable {
             purchases.transactions, environment: purchases.environment, bundleId: purchases.bundleId,
             catalog: catalog)
         let batch = LedgerBatch(
-            transactions: rows, source: source, requestId: context.requestId, followUps: purchases.followUps)
+            transactions: rows, source: source, requestId: context.requestId, followUps: purchases.followUps,
+            handles: purchases.handles)
         let outcome: RecordOutcome
         if committed.containsUnchanged(rows) {
             outcome = RecordOutcome(recorded: 0, known: batch.purchases.count)

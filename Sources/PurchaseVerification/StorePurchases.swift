@@ -17,12 +17,15 @@ package struct StorePurchases: Sendable {
     /// What the store expects to be told once these purchases are recorded (Google's acknowledgement), recorded
     /// with them.
     package let followUps: [StoreFollowUp]
+    /// What the store knows the purchases by (digests), so that its later "no longer valid" finds them.
+    package let handles: [StoreHandle]
 
     package init(
         status: Int, environment: String, bundleId: String, transactions: [PurchaseTransaction],
-        logMetadata: Logger.Metadata = [:], followUps: [StoreFollowUp] = []
+        logMetadata: Logger.Metadata = [:], followUps: [StoreFollowUp] = [], handles: [StoreHandle] = []
     ) {
         self.followUps = followUps
+        self.handles = handles
         self.status = status
         self.environment = environment
         self.bundleId = bundleId

@@ -130,6 +130,38 @@ extension EndToEnd {
             #expect(again.status == 200, "\(again.text)")
         }
 
+        /// Google says a token is no longer valid (410): the purchase it was recorded under is over, and a download
+        /// token issued for it before stops working, as a refund does.
+        @Test func aTokenGoogleNoLongerKnowsEndsItsPurchase() throws {
+            let gateway = try VerifyDeployment(google: ["cache_ttl_s": "0"])
+            defer { gateway.stop() }
+            let token = "tok-e2e-over"
+            try gateway.appStore.addGoogle([
+                Self.purchase(token, SampleContent.issueId, ["order_id": "GPA.3300-0000-0000-00009"])
+            ])
+            let bought = try gateway.deployment.request("/v1/verify", method: "POST", body: Self.body(token))
+            #expect(bought.status == 200, "\(bought.text)")
+            let download = try #require(bought.downloadToken(for: SampleContent.issueId))
+            #expect(try gateway.download(SampleContent.issueId, token: download).status == 200)
+
+            try gateway.appStore.addGoogle([
+                Self.purchase(token, SampleContent.issueId, ["order_id": "GPA.3300-0000-0000-00009", "gone": true])
+            ])
+            let over = try gateway.deployment.request("/v1/verify", method: "POST", body: Self.body(token))
+            #expect(over.status == 422)
+            #expect(over.errorCode == "purchase_not_found")
+            #expect(over.text.contains("no longer valid"), "\(over.text)")
+            let refused = try gateway.download(SampleContent.issueId, token: download)
+            #expect(refused.status == 403)
+            #expect(refused.errorCode == "not_entitled")
+            let ledger = try SQLiteLedger(path: gateway.ledgerPath)
+            let purchases = try ledger.purchases(
+                environment: "Production",
+                originalTransactionId: "google-play:\(SampleContent.googlePackage):GPA.3300-0000-0000-00009")
+            #expect(purchases.map { $0.cancellationDate != nil } == [true])
+            #expect(!gateway.logs.contains(token), "a purchase token is in no log line")
+        }
+
         /// Google refunds a purchase it has not heard acknowledged within three days: the acknowledgement is kept
         /// in the ledger with the purchase, so a gateway killed before it was sent leaves it to the next one.
         @Test func anAcknowledgementSurvivesAGatewayKilledBeforeItWasSent() throws {

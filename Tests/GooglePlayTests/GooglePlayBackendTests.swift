@@ -5,6 +5,7 @@ import Foundation
 import GatewayHandlerAPI
 import GoogleTestSupport
 import Logging
+import PurchaseLedger
 import PurchaseVerification
 import Testing
 
@@ -274,10 +275,25 @@ import Testing
         let stand = try GoogleStandIn(account)
         let store = try Store(stand, account)
         #expect(try await store.refusal(Self.body("tok-unknown")).code.name == "purchase_not_found")
+        // Bought, then no longer valid (410): the purchase is over, and the backend says which, by the digest
+        // it was recorded under, for the recorder to end it.
+        stand.google.add([SimGooglePurchase(token: "tok-gone", packageName: Self.package, productId: "book.1")])
+        let uncached = try Store(stand, account, ["cache_ttl_s": "0"])
+        let bought = try await uncached.verify(Self.body("tok-gone")).get()
+        let handle = try #require(bought.handles.first)
+        #expect(bought.handles.count == 1)
+        #expect(handle.handle == TokenDigest.hex("tok-gone"))
+        #expect(handle.originalTransactionId == bought.transactions.first?.originalTransactionId)
         var gone = SimGooglePurchase(token: "tok-gone", packageName: Self.package, productId: "book.1")
         gone.gone = true
         stand.google.add([gone])
-        #expect(try await store.refusal(Self.body("tok-gone")).status == 422)
+        guard case .failure(let error) = await uncached.verify(Self.body("tok-gone")) else { throw Unexpected() }
+        let ended = try #require(error as? StorePurchaseEnded)
+        #expect(ended.handle == handle.handle)
+        #expect(ended.store == "google-play")
+        #expect(ended.answer.status == 422)
+        #expect(ended.answer.code.name == "purchase_not_found")
+        #expect(ended.answer.message == "Google Play says this purchase is no longer valid.")
         stand.google.add([SimGooglePurchase(token: "tok", packageName: Self.package, productId: "book.1")])
         let endpoint = "purchases.productsv2.getproductpurchasev2"
         try stand.play([SimGoogleStep(endpoint: endpoint, httpStatus: 403)])

@@ -82,9 +82,12 @@ enum Sample {
     }
 
     static func batch(
-        _ transactions: [LedgerTransaction], source: LedgerSource = .verify, followUps: [StoreFollowUp] = []
+        _ transactions: [LedgerTransaction], source: LedgerSource = .verify, followUps: [StoreFollowUp] = [],
+        handles: [StoreHandle] = []
     ) -> LedgerBatch {
-        LedgerBatch(transactions: transactions, source: source, requestId: "test-request", followUps: followUps)
+        LedgerBatch(
+            transactions: transactions, source: source, requestId: "test-request", followUps: followUps,
+            handles: handles)
     }
 
     /// A Google acknowledgement (or with `afterDelivery` a consumption) of original transaction `original`,

@@ -299,6 +299,14 @@ private final class WriteCountingLedger: PurchaseLedger {
         try base.followUpBacklog(store: store)
     }
 
+    func originals(ofHandle handle: String, store: String) throws(LedgerError) -> [LedgerOriginal] {
+        try base.originals(ofHandle: handle, store: store)
+    }
+
+    func endPurchases(of original: LedgerOriginal, at: Date, source: LedgerSource) throws(LedgerError) -> Int {
+        try base.endPurchases(of: original, at: at, source: source)
+    }
+
     func originals(of transactionId: String) throws(LedgerError) -> [LedgerOriginal] {
         try base.originals(of: transactionId)
     }
