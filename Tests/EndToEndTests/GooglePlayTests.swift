@@ -130,6 +130,70 @@ extension EndToEnd {
             #expect(again.status == 200, "\(again.text)")
         }
 
+        /// An upgrade (or a downgrade, a resubscription) is a new subscription whose `linkedPurchaseToken` names the
+        /// one it replaced: verifying the new one ends the old one in the ledger.
+        @Test func aSubscriptionUpgradedThroughItsLinkedTokenEndsTheOldOne() throws {
+            let gateway = try VerifyDeployment(google: [:])
+            defer { gateway.stop() }
+            try gateway.appStore.addGoogle([
+                Self.purchase(
+                    "tok-e2e-basic", SampleContent.monthlyId,
+                    ["subscription": true, "order_id": "GPA.3300-0000-0000-00010..0", "expires_in_s": 86_400]),
+                Self.purchase(
+                    "tok-e2e-premium", SampleContent.monthlyId,
+                    [
+                        "subscription": true, "order_id": "GPA.3300-0000-0000-00011..0", "expires_in_s": 86_400 * 30,
+                        "linked_purchase_token": "tok-e2e-basic",
+                    ]),
+            ])
+            let basic = try gateway.deployment.request(
+                "/v1/verify", method: "POST", body: Self.body("tok-e2e-basic", product: SampleContent.monthlyId))
+            #expect(basic.entitlementProducts == [SampleContent.monthlyId], "\(basic.text)")
+            let premium = try gateway.deployment.request(
+                "/v1/verify", method: "POST", body: Self.body("tok-e2e-premium", product: SampleContent.monthlyId))
+            #expect(premium.entitlementProducts == [SampleContent.monthlyId], "\(premium.text)")
+            let entitlement = try #require((premium.json["entitlements"] as? [[String: Any]])?.first)
+            let package = SampleContent.googlePackage
+            #expect(
+                entitlement["original_transaction_id"] as? String == "google-play:\(package):GPA.3300-0000-0000-00011")
+            let ledger = try SQLiteLedger(path: gateway.ledgerPath)
+            let old = try ledger.purchases(
+                environment: "Production", originalTransactionId: "google-play:\(package):GPA.3300-0000-0000-00010")
+            #expect(old.map { $0.cancellationDate != nil } == [true], "the replaced subscription stops granting")
+            let new = try ledger.purchases(
+                environment: "Production", originalTransactionId: "google-play:\(package):GPA.3300-0000-0000-00011")
+            #expect(new.map { $0.cancellationDate == nil } == [true])
+        }
+
+        /// The account id the app gave Play Billing (`obfuscatedAccountId`) binds the purchase to that app account,
+        /// as Apple's appAccountToken does, under the same restore policy.
+        @Test func theAccountIdGivenToPlayBillingBindsThePurchase() throws {
+            let gateway = try VerifyDeployment(
+                extra: """
+                    accounts:
+                      asserted_by: [signed]
+                      secret: \(Accounts.secret)
+                      restore_policy: keep
+
+                    """,
+                google: [:])
+            defer { gateway.stop() }
+            try gateway.appStore.addGoogle([
+                Self.purchase(
+                    "tok-e2e-bound", SampleContent.issueId,
+                    ["order_id": "GPA.3300-0000-0000-00012", "account_id": Accounts.alice])
+            ])
+            let verified = try gateway.deployment.request(
+                "/v1/verify", method: "POST", body: Self.body("tok-e2e-bound"))
+            #expect(verified.status == 200, "\(verified.text)")
+            #expect(try Accounts.holdings(Accounts.alice, in: gateway) == [SampleContent.issueId])
+            let other = try gateway.deployment.request(
+                "/v1/restore-sync", method: "POST", headers: [Accounts.asserting(Accounts.bob)],
+                body: Self.body("tok-e2e-bound"))
+            #expect(other.errorCode == "held_by_another_account", "\(other.text)")
+            #expect(try Accounts.holdings(Accounts.bob, in: gateway).isEmpty)
+        }
+
         /// Google says a token is no longer valid (410): the purchase it was recorded under is over, and a download
         /// token issued for it before stops working, as a refund does.
         @Test func aTokenGoogleNoLongerKnowsEndsItsPurchase() throws {
