@@ -40,15 +40,21 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
             "--api", Self.api, "--package-modules", packageModules.joined(separator: ","),
             "--package-name", Self.packageName(of: storegate.id), "--registry", builtIn ? "compiled-in" : "added",
         ]
+        if let scratch = Self.scratchFolder(of: context.pluginWorkDirectoryURL) {
+            // With every module this build's packages define: one in the build folder that none defines is stale.
+            arguments += [
+                "--build-folder", scratch.path, "--graph-modules",
+                Self.moduleNames(of: context.package).sorted().joined(separator: ","),
+            ]
+        }
         var inputs: [URL] = []
         let owners = Self.packageFolders(of: context.package.dependencies.map(\.package))
         let ownerIds = Self.packageIds(of: context.package.dependencies.map(\.package))
-        let gatewayPackages = Self.gatewayPackages(
-            of: storegate, handlers: Set(handlers.map(\.id)), ownerIds: ownerIds, in: context.package)
+        try Self.refuseLocalCopies(
+            Self.gatewayPackages(
+                of: storegate, handlers: Set(handlers.map(\.id)), ownerIds: ownerIds, in: context.package))
         for handler in handlers.sorted(by: { $0.moduleName < $1.moduleName }) {
             let reached = Reached(from: handler.dependencies, stoppingAt: ownTargets, api: Self.api)
-            try Self.refuseLocalCopies(
-                of: Set(reached.targetIds.compactMap { ownerIds[$0] }), by: handler, gatewayPackages: gatewayPackages)
             // Its own dependencies on modules of this package, and those its dependencies reach (a package from
             // outside may depend on this one for the handler API, and on nothing else of it).
             let dependencies = Set(
@@ -116,20 +122,31 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         return packages.filter { identities.contains($0.key) }
     }
 
-    /// Refuses a handler module that reaches, from a folder, a package the gateway's own modules build with:
-    /// SwiftPM builds one package per identity, so that copy would be built into the gateway in place of the one
-    /// they resolve (a twenty-ninth reviewer's copy of swift-nio-ssl journaled every byte AsyncHTTPClient sent
-    /// Apple, the shared secret and the Server API's tokens among them).
-    static func refuseLocalCopies(
-        of reached: Set<String>, by handler: any SourceModuleTarget, gatewayPackages: [String: Package]
-    ) throws {
-        for identity in reached.intersection(gatewayPackages.keys).sorted() {
-            guard let package = gatewayPackages[identity], case .local(let path) = package.origin else { continue }
+    /// Refuses a graph that takes, from a folder, a package the gateway's own modules build with: SwiftPM builds
+    /// one package per identity for the whole graph, so that copy would be built into the gateway in place of the
+    /// one they resolve (a twenty-ninth reviewer's copy of swift-nio-ssl journaled every byte AsyncHTTPClient sent
+    /// Apple, the shared secret and the Server API's tokens among them). Whether a handler module reaches the copy
+    /// does not matter: a thirtieth's came in through a product of the handler's package that the handler never
+    /// used.
+    static func refuseLocalCopies(_ gatewayPackages: [String: Package]) throws {
+        for (identity, package) in gatewayPackages.sorted(by: { $0.key < $1.key }) {
+            guard case .local(let path) = package.origin else { continue }
             throw Problem(
-                description: "error: handler module \(handler.moduleName) reaches \(identity) from the folder \(path), "
-                    + "a package the gateway's own modules build with: that copy would be built into the gateway in "
-                    + "place of the one they resolve; depend on it by its repository, as the gateway does")
+                description: "error: the gateway's own modules build with \(identity), and this build takes it from "
+                    + "the folder \(path) (a handler module's package names that folder): that copy would be built "
+                    + "into the gateway in place of the one they resolve; depend on it by its repository, as the "
+                    + "gateway does")
         }
+    }
+
+    /// The build's scratch folder (`.build`), which holds this plugin's work folder as
+    /// `plugins/outputs/<package>/<target>/…`.
+    static func scratchFolder(of work: URL) -> URL? {
+        let parts = work.standardizedFileURL.pathComponents
+        guard let index = parts.lastIndex(of: "plugins"), index + 1 < parts.count, parts[index + 1] == "outputs" else {
+            return nil
+        }
+        return URL(fileURLWithPath: NSString.path(withComponents: Array(parts[..<index])))
     }
 
     /// The folder of the package each target of `packages` (and of their dependencies, all the way down) belongs
@@ -138,6 +155,21 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
 
     /// The identity of the package each target of `packages` (and of their dependencies) belongs to, by target id.
     static func packageIds(of packages: [Package]) -> [String: String] { owners(of: packages, \.id) }
+
+    /// The module names of every target of `root` and of the packages it depends on, all the way down.
+    static func moduleNames(of root: Package) -> Set<String> {
+        var names: Set<String> = []
+        var seen: Set<String> = []
+        var pending = [root]
+        while let package = pending.popLast() {
+            guard seen.insert(package.id).inserted else { continue }
+            for target in package.targets {
+                names.insert((target as? any SourceModuleTarget)?.moduleName ?? target.name)
+            }
+            pending += package.dependencies.map(\.package)
+        }
+        return names
+    }
 
     private static func owners<Value>(of packages: [Package], _ value: KeyPath<Package, Value>) -> [String: Value] {
         var owners: [String: Value] = [:]

@@ -34,6 +34,10 @@ struct Invocation {
     var packageName = ""
     var packageModules: Set<String> = []
     var handlers: [Handler] = []
+    /// The build's scratch folder, whose module folders every compile of the build searches first, and the
+    /// modules the build's packages define.
+    var buildFolder: String?
+    var graphModules: Set<String> = []
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -53,6 +57,8 @@ struct Invocation {
                 }
                 registry = kind
             case "--package-name": packageName = try value(of: option)
+            case "--build-folder": buildFolder = try value(of: option)
+            case "--graph-modules": graphModules = Set(list(try value(of: option)))
             case "--package-modules": packageModules = Set(list(try value(of: option)))
             case "--handler": handlers.append(Handler(name: try value(of: option)))
             case "--source":

@@ -13,6 +13,14 @@ struct PluginBuild {
         var links: [(path: String, target: String)] = []
     }
 
+    /// The build's target triple, as SwiftPM names its folder of build products.
+    static let triple: String = {
+        var name = utsname()
+        uname(&name)
+        let machine = withUnsafeBytes(of: name.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return "\(machine)-unknown-linux-gnu"
+    }()
+
     /// A helper's manifest unless it brings its own: one library of one target, `HELPER` standing for its name.
     static let manifest = """
         // swift-tools-version: 6.0
@@ -25,10 +33,12 @@ struct PluginBuild {
         .deletingLastPathComponent()
 
     /// The build's output, with a handler module `Probe<n>Handler` depending on the `Helper<n>` product of each of
-    /// `helpers`, in order, the root's folder named `root`; the handler API target (one of the gateway's own) also
-    /// depends on the helpers numbered in `gatewayUses`.
+    /// `helpers` but those numbered in `unhandled`, in order, the root's folder named `root`; the handler API target
+    /// (one of the gateway's own) also depends on the helpers numbered in `gatewayUses`; the build folder holds the
+    /// modules `staleModules` (empty files) before it starts, as an earlier build would have left them.
     static func build(
-        _ helpers: [Helper], root rootFolder: String = "storegate-main", gatewayUses: [Int] = []
+        _ helpers: [Helper], root rootFolder: String = "storegate-main", gatewayUses: [Int] = [],
+        unhandled: Set<Int> = [], staleModules: [String] = []
     ) async throws -> ToolRun {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-build-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -39,13 +49,14 @@ struct PluginBuild {
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: file, atomically: true, encoding: .utf8)
         }
-        let handlers = helpers.indices.map { "Probe\($0)Handler" }
-        let handlerTargets = zip(handlers, helpers).enumerated().map { index, pair in
+        let handled = helpers.indices.filter { !unhandled.contains($0) }
+        let handlers = handled.map { "Probe\($0)Handler" }
+        let handlerTargets = zip(handled, handlers).map { index, handler in
             """
                     .target(
-                        name: "\(pair.0)",
-                        dependencies: ["GatewayHandlerAPI", .product(name: "Helper\(index)", package: "\(pair.1.folder)")],
-                        path: "Plugins/\(pair.0)", packageAccess: false),
+                        name: "\(handler)",
+                        dependencies: ["GatewayHandlerAPI", .product(name: "Helper\(index)", package: "\(helpers[index].folder)")],
+                        path: "Plugins/\(handler)", packageAccess: false),
             """
         }
         // The generator as the package defines it (its settings find the toolchain's parser).
@@ -77,7 +88,7 @@ struct PluginBuild {
             """, to: "Package.swift", in: package)
         try write("public struct Marker {}\n", to: "Sources/GatewayHandlerAPI/API.swift", in: package)
         try write("print(\"app\")\n", to: "Sources/app/main.swift", in: package)
-        for (index, handler) in handlers.enumerated() {
+        for (index, handler) in zip(handled, handlers) {
             try write(
                 "import GatewayHandlerAPI\nimport Helper\(index)\npublic enum \(handler) {}\n",
                 to: "Plugins/\(handler)/\(handler).swift", in: package)
@@ -104,12 +115,16 @@ struct PluginBuild {
                 try FileManager.default.createSymbolicLink(atPath: path.path, withDestinationPath: link.target)
             }
         }
+        // What an earlier build in the same build folder left among its modules.
+        let scratch = folder.appendingPathComponent("build")
+        for name in staleModules {
+            try write("", to: "\(Self.triple)/debug/Modules/\(name).swiftmodule", in: scratch)
+        }
         let swift = URL(fileURLWithPath: "/usr/bin/env")
         return try await ToolRun(
             swift,
             [
-                "swift", "build", "--package-path", package.path, "--scratch-path",
-                folder.appendingPathComponent("build").path,
+                "swift", "build", "--package-path", package.path, "--scratch-path", scratch.path,
             ]
         )
     }

@@ -191,9 +191,40 @@ import Testing
         #expect(!built.succeeded)
         #expect(
             built.output.contains(
-                "error: handler module Probe0Handler reaches swift-nio-ssl from the folder "),
+                "error: the gateway's own modules build with swift-nio-ssl, and this build takes it from the folder "),
             "\(built.output.suffix(3_000))")
-        #expect(built.output.contains("a package the gateway's own modules build with"))
+    }
+
+    /// A thirtieth reviewer's copy came in through a product of the handler's package that the handler never used:
+    /// SwiftPM builds the copy for the whole graph all the same, so no handler module needs to reach it.
+    @Test func aLocalCopyNoHandlerModuleReachesIsRefusedToo() async throws {
+        let built = try await PluginBuild.build(
+            [
+                PluginBuild.Helper(folder: "plain", files: [("Sources/HELPER/Plain.swift", "public let b = 2\n")]),
+                PluginBuild.Helper(
+                    folder: "swift-nio-ssl", files: [("Sources/HELPER/Journal.swift", "public let a = 1\n")]),
+            ],
+            gatewayUses: [1], unhandled: [1])
+        #expect(!built.succeeded)
+        #expect(
+            built.output.contains(
+                "error: the gateway's own modules build with swift-nio-ssl, and this build takes it from the folder "),
+            "\(built.output.suffix(3_000))")
+        #expect(!built.output.contains("Probe1Handler"), "no handler module reaches it")
+    }
+
+    /// A build the check refuses has already compiled what the handler's packages hold, and leaves it: a thirtieth
+    /// reviewer's module named `_Builtin_stddef`, refused, was loaded as an overlay by the next build, whose module
+    /// was clean. The check refuses a build folder that holds a module named like the toolchain's that no package of
+    /// the build defines.
+    @Test func aModuleAnEarlierBuildLeftUnderAToolchainNameIsRefused() async throws {
+        let built = try await PluginBuild.build(
+            [PluginBuild.Helper(folder: "plain", files: [("Sources/HELPER/Plain.swift", "public let b = 2\n")])],
+            staleModules: ["_Builtin_stddef", "Plain"])
+        #expect(!built.succeeded)
+        #expect(built.output.contains("error: the build folder holds "), "\(built.output.suffix(3_000))")
+        #expect(built.output.contains("/debug/Modules/_Builtin_stddef.swiftmodule, a module named like one of"))
+        #expect(!built.output.contains("Modules/Plain.swiftmodule"), "a name of no toolchain module is left alone")
     }
 
     @Test(arguments: Attacks.all)
