@@ -35,7 +35,7 @@ struct PluginBuild {
     /// The build's output, with a handler module `Probe<n>Handler` depending on the `Helper<n>` product of each of
     /// `helpers` but those numbered in `unhandled`, in order, the root's folder named `root`; the handler API target
     /// (one of the gateway's own) also depends on the helpers numbered in `gatewayUses`; the build folder holds the
-    /// modules `staleModules` (empty files) before it starts, as an earlier build would have left them.
+    /// modules `staleModules` before it starts, as an earlier build would have left them.
     static func build(
         _ helpers: [Helper], root rootFolder: String = "storegate-main", gatewayUses: [Int] = [],
         unhandled: Set<Int> = [], staleModules: [String] = []
@@ -115,10 +115,25 @@ struct PluginBuild {
                 try FileManager.default.createSymbolicLink(atPath: path.path, withDestinationPath: link.target)
             }
         }
-        // What an earlier build in the same build folder left among its modules.
+        // What an earlier build in the same build folder left among its modules: real ones (an empty file would
+        // fail every compile that looks for it before the check could say why).
         let scratch = folder.appendingPathComponent("build")
+        let modules = scratch.appendingPathComponent("\(Self.triple)/debug/Modules")
+        try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
         for name in staleModules {
-            try write("", to: "\(Self.triple)/debug/Modules/\(name).swiftmodule", in: scratch)
+            try write("public let left = 0\n", to: "stale/\(name).swift", in: folder)
+            let compile = Process()
+            compile.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            compile.arguments = [
+                "swiftc", "-emit-module", "-parse-as-library", "-module-name", name,
+                folder.appendingPathComponent("stale/\(name).swift").path, "-o",
+                modules.appendingPathComponent("\(name).swiftmodule").path,
+            ]
+            try compile.run()
+            compile.waitUntilExit()
+            guard compile.terminationStatus == 0 else {
+                throw PluginCompiler.Failure(description: "cannot compile the stale module \(name)")
+            }
         }
         let swift = URL(fileURLWithPath: "/usr/bin/env")
         return try await ToolRun(
