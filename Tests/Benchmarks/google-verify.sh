@@ -33,17 +33,7 @@ STOREGATE_SERVER_LISTEN="$run/fast.sock" STOREGATE_SERVER_SOCKET_MODE=0666 STORE
 pids+=($!)
 wait_for_socket "$run/fast.sock"
 
-mkdir -p "$run/tmp"
-cat >"$run/nginx.conf" <<CONF
-$(nginx_preamble)
-  upstream fast { server unix:$run/fast.sock; keepalive 16; }
-  server { listen 127.0.0.1:18087;
-    location /v1/ { include /etc/nginx/fastcgi_params; fastcgi_pass fast; fastcgi_keep_conn on; } }
-}
-CONF
-/usr/sbin/nginx -p "$run" -c "$run/nginx.conf" &
-pids+=($!)
-for _ in $(seq 50); do curl -fs -o /dev/null http://127.0.0.1:18087/v1/catalog && break; sleep 0.1; done
+start_nginx_for_gateway 18087 "$run/fast.sock"
 
 cat >"$run/cached.lua" <<'LUA'
 wrk.method = "POST"

@@ -14,7 +14,7 @@ extension EndToEnd {
             let base = "http://127.0.0.1:\(gateway.deployment.port)/v1/support"
 
             let dom = try HeadlessBrowser.dom("\(base)?q=\(order)")
-            #expect(dom.contains("Sandbox · purchase \(id) · \(SampleContent.issueId)"), "\(dom)")
+            #expect(dom.contains("app-store · Sandbox · purchase \(id) · \(SampleContent.issueId)"), "\(dom)")
             let events = dom.components(separatedBy: "<li class=").count - 1
             #expect(events >= 5)
             for event in ["bought", "recorded", "downloaded", "notified", "refunded"] {
