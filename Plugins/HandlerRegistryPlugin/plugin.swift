@@ -50,9 +50,20 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         var inputs: [URL] = []
         let owners = Self.packageFolders(of: context.package.dependencies.map(\.package))
         let ownerIds = Self.packageIds(of: context.package.dependencies.map(\.package))
-        try Self.refuseLocalCopies(
-            Self.gatewayPackages(
-                of: storegate, handlers: Set(handlers.map(\.id)), ownerIds: ownerIds, in: context.package))
+        let gatewayPackages = Self.gatewayPackages(
+            of: storegate, handlers: Set(handlers.map(\.id)), ownerIds: ownerIds, in: context.package)
+        try Self.refuseLocalCopies(gatewayPackages)
+        try Self.refuseForks(gatewayPackages, declaredBy: [storegate] + gatewayPackages.values)
+        // Their sources, whose `canImport` tests name modules no module of a handler may be named like.
+        let gatewaySources = ([storegate] + gatewayPackages.values).flatMap { package in
+            package.targets.compactMap { $0 as? any SourceModuleTarget }.flatMap {
+                $0.sourceFiles(withSuffix: "swift").map(\.url.path)
+            }
+        }
+        let gatewayList = context.pluginWorkDirectoryURL.appending(path: "gateway-sources")
+        try gatewaySources.sorted().map { $0 + "\0" }.joined().write(to: gatewayList, atomically: true, encoding: .utf8)
+        arguments += ["--gateway-sources", gatewayList.path]
+        inputs.append(gatewayList)
         for handler in handlers.sorted(by: { $0.moduleName < $1.moduleName }) {
             let reached = Reached(from: handler.dependencies, stoppingAt: ownTargets, api: Self.api)
             // Its own dependencies on modules of this package, and those its dependencies reach (a package from
@@ -137,6 +148,73 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
                     + "into the gateway in place of the one they resolve; depend on it by its repository, as the "
                     + "gateway does")
         }
+    }
+
+    /// Refuses a graph that takes, from a repository, a package the gateway's own modules build with, at a location
+    /// none of their manifests (`declaredBy`) names: a package of a handler module named a fork under that identity,
+    /// and SwiftPM builds it for the whole graph, with a warning (a thirtieth reviewer's helper package in the
+    /// repository named a swift-nio-ssl that journaled what AsyncHTTPClient sent Apple). The manifests are read as
+    /// words: every quoted URL in them, so a location a manifest names only under some condition counts.
+    static func refuseForks(_ gatewayPackages: [String: Package], declaredBy manifests: [Package]) throws {
+        // By identity, each location named, canonical, and as written.
+        var declared: [String: [String: String]] = [:]
+        for package in manifests {
+            for url in Self.quotedLocations(inManifestsOf: package.directoryURL) {
+                declared[Self.identity(of: url), default: [:]][Self.canonicalLocation(of: url)] = url
+            }
+        }
+        for (identity, package) in gatewayPackages.sorted(by: { $0.key < $1.key }) {
+            guard case .repository(let url, _, _) = package.origin,
+                declared[identity]?[Self.canonicalLocation(of: url)] == nil
+            else { continue }
+            let named = (declared[identity] ?? [:]).values.sorted().joined(separator: " or ")
+            throw Problem(
+                description: "error: the gateway's own modules build with \(identity), and this build takes it from "
+                    + "\(url), which none of their manifests names (they name \(named.isEmpty ? "no location" : named)): "
+                    + "a handler module's package names that repository, and it would be built into the gateway in "
+                    + "place of the one they resolve; depend on \(identity) where the gateway does")
+        }
+    }
+
+    /// Every quoted string that reads as a repository's location in the manifests (`Package.swift` and its
+    /// `Package@swift-….swift` variants) in `folder`.
+    static func quotedLocations(inManifestsOf folder: URL) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return files.filter { $0 == "Package.swift" || ($0.hasPrefix("Package@") && $0.hasSuffix(".swift")) }
+            .flatMap { name -> [String] in
+                let text = (try? String(contentsOf: folder.appending(path: name), encoding: .utf8)) ?? ""
+                // Line by line, so a lone quote (in a comment) upsets one line's reading at most.
+                return text.split(whereSeparator: \.isNewline).flatMap { line in
+                    line.split(separator: "\"", omittingEmptySubsequences: false).enumerated().compactMap {
+                        index, piece in
+                        index % 2 == 1 && (piece.contains("://") || piece.hasPrefix("git@")) ? String(piece) : nil
+                    }
+                }
+            }
+    }
+
+    /// A package's identity from its location, as SwiftPM takes it: the last path component, without `.git`,
+    /// lowercased.
+    static func identity(of location: String) -> String {
+        canonicalLocation(of: location).split(separator: "/").last.map(String.init) ?? ""
+    }
+
+    /// A location as SwiftPM compares them: lowercased, without scheme, user, `.git` or a trailing slash (so
+    /// `https://github.com/apple/swift-nio-ssl.git` and `git@github.com:apple/swift-nio-ssl` are one).
+    static func canonicalLocation(of location: String) -> String {
+        var text = location.lowercased()
+        if let scheme = text.range(of: "://") { text = String(text[scheme.upperBound...]) }
+        if let at = text.firstIndex(of: "@"), !text[..<at].contains("/") {
+            text = String(text[text.index(after: at)...])
+        }
+        if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") {
+            let rest = text[text.index(after: colon)...]
+            // `host:path` (scp-like), not `host:port/path`.
+            if !(rest.first?.isNumber ?? false) { text = String(text[..<colon]) + "/" + rest }
+        }
+        while text.hasSuffix("/") { text.removeLast() }
+        if text.hasSuffix(".git") { text.removeLast(4) }
+        return text
     }
 
     /// The build's scratch folder (`.build`), which holds this plugin's work folder as

@@ -20,6 +20,8 @@ struct HandlerCheck {
     let packageModules: Set<String>
     /// This package's package name (`-package-name`).
     let packageName: String
+    /// The module names the gateway's packages test with `canImport`, each with a file that tests it.
+    let importTested: [String: String]
 
     /// Whether a handler module may not use the attribute `name`: `@testable`, and every underscored one (the
     /// compiler's unsupported attributes: `@_spi`, `@_private`, `@_silgen_name`, `@_extern`, `@_dynamicReplacement`
@@ -79,6 +81,13 @@ struct HandlerCheck {
                 "error: handler module \(handler.name) depends on a module named \(module), as the toolchain's own: "
                     + "a build keeps its modules where the compiler looks first, so every module compiled after it, the "
                     + "gateway's included, would take it for the toolchain's; rename it")
+        }
+        for module in Set(handler.outsideModules).subtracting(ToolchainModules.names).sorted() {
+            guard let file = importTested[module] else { continue }
+            refusals.append(
+                "error: handler module \(handler.name) depends on a module named \(module), which the gateway's "
+                    + "packages test for with canImport (\(file)): every module compiled after it, the gateway's "
+                    + "included, would import it in place of what it imports without it; rename it")
         }
         let mangled = MangledReferences(modules: packageModules)
         // Each file read and parsed once; the types the module declares come from all of them.

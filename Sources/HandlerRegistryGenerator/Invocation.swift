@@ -38,6 +38,9 @@ struct Invocation {
     /// modules the build's packages define.
     var buildFolder: String?
     var graphModules: Set<String> = []
+    /// The Swift sources of the gateway's packages (this one, and every package its own modules build with),
+    /// whose `canImport` tests name modules no module of the build may be named like.
+    var gatewaySources: [String] = []
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -59,6 +62,13 @@ struct Invocation {
             case "--package-name": packageName = try value(of: option)
             case "--build-folder": buildFolder = try value(of: option)
             case "--graph-modules": graphModules = Set(list(try value(of: option)))
+            case "--gateway-sources":
+                // A file that lists them, each ended by a NUL, as --outside-sources.
+                let text = try value(of: option)
+                guard let listed = try? String(contentsOfFile: text, encoding: .utf8) else {
+                    throw Problem(description: "cannot read the list of the gateway's sources \(text)")
+                }
+                gatewaySources = listed.split(separator: "\0").map(String.init)
             case "--package-modules": packageModules = Set(list(try value(of: option)))
             case "--handler": handlers.append(Handler(name: try value(of: option)))
             case "--source":

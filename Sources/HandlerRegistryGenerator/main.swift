@@ -3,10 +3,12 @@ import Foundation
 // Usage: HandlerRegistryGenerator [--output FOLDER] --api MODULE --package-modules M1,M2,...
 //            [--registry compiled-in|added] [--handler NAME --depends D1,D2,... --sources FILE1,FILE2,... [--macros M1,...] [--binaries B1,...]
 //             [--outside-sources LISTFILE]]... [--build-folder SCRATCH --graph-modules M1,M2,...]
+//            [--gateway-sources LISTFILE]
 // Checks that every handler module depends on and imports no module of this package but the handler API, uses no
 // macros or binary targets, and that no source of the packages from outside it reaches (listed in LISTFILE, one
 // per line) reaches into this package, and that the build's module folders (under SCRATCH) hold no module named
-// like one of the toolchain's that no package of the build defines; then (with --output) writes the registry's Swift files into FOLDER: one
+// like one of the toolchain's (or one the gateway's sources, listed in the other LISTFILE, test with `canImport`)
+// that no package of the build defines; then (with --output) writes the registry's Swift files into FOLDER: one
 // per handler module that names its main type (named like the module), and the list the registry mounts (a plain
 // handler as itself, a content handler behind verification). A refusal is printed as compiler diagnostics
 // (FILE:LINE: error: ...) and exits 1, so it fails the build with the handler's name and what it must not reach.
@@ -17,11 +19,15 @@ do {
     FileHandle.standardError.write(Data("HandlerRegistryGenerator: \(error)\n".utf8))
     exit(2)
 }
+let importTested = ImportTests.names(in: invocation.gatewaySources)
 let refusals =
-    (invocation.buildFolder.map { StaleModules.refusals(in: $0, defined: invocation.graphModules) } ?? [])
+    (invocation.buildFolder.map {
+        StaleModules.refusals(in: $0, defined: invocation.graphModules, importTested: Set(importTested.keys))
+    } ?? [])
     + invocation.handlers.flatMap {
         HandlerCheck(
-            api: invocation.api, packageModules: invocation.packageModules, packageName: invocation.packageName
+            api: invocation.api, packageModules: invocation.packageModules, packageName: invocation.packageName,
+            importTested: importTested
         )
         .refusals(of: $0)
     }

@@ -34,11 +34,16 @@ struct PluginBuild {
 
     /// The build's output, with a handler module `Probe<n>Handler` depending on the `Helper<n>` product of each of
     /// `helpers` but those numbered in `unhandled`, in order, the root's folder named `root`; the handler API target
-    /// (one of the gateway's own) also depends on the helpers numbered in `gatewayUses`; the build folder holds the
-    /// modules `staleModules` before it starts, as an earlier build would have left them.
+    /// (one of the gateway's own), whose source is `apiSource`, also depends on the helpers numbered in
+    /// `gatewayUses`, and on the products `gatewayProducts` (product, package) of the git repositories
+    /// `repositories` (each made in its folder, its files committed and tagged 1.0.0; the root names those it
+    /// depends on by `file://` URL, from 1.0.0); the build folder holds the modules `staleModules` before it
+    /// starts, as an earlier build would have left them. `FOLDER` in a helper's or repository's file stands for the
+    /// folder that holds them all.
     static func build(
         _ helpers: [Helper], root rootFolder: String = "storegate-main", gatewayUses: [Int] = [],
-        unhandled: Set<Int> = [], staleModules: [String] = []
+        unhandled: Set<Int> = [], staleModules: [String] = [], apiSource: String = "public struct Marker {}\n",
+        repositories: [Helper] = [], gatewayProducts: [(product: String, repository: Int)] = []
     ) async throws -> ToolRun {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-build-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -59,6 +64,16 @@ struct PluginBuild {
                         path: "Plugins/\(handler)", packageAccess: false),
             """
         }
+        let dependencies =
+            helpers.map { ".package(path: \"../\($0.folder)\")" }
+            + Set(gatewayProducts.map(\.repository)).sorted().map {
+                ".package(url: \"file://\(folder.path)/\(repositories[$0].folder)\", from: \"1.0.0\")"
+            }
+        let apiDependencies =
+            gatewayUses.map { ".product(name: \"Helper\($0)\", package: \"\(helpers[$0].folder)\")" }
+            + gatewayProducts.map {
+                ".product(name: \"\($0.product)\", package: \"\(repositories[$0.repository].folder.split(separator: "/").last!)\")"
+            }
         // The generator as the package defines it (its settings find the toolchain's parser).
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
         guard let from = manifest.range(of: "let strict: [SwiftSetting]"),
@@ -72,11 +87,11 @@ struct PluginBuild {
             \(manifest[from.lowerBound..<to.lowerBound])
             let package = Package(
                 name: "StoreGate",
-                dependencies: [\(helpers.map { ".package(path: \"../\($0.folder)\")" }.joined(separator: ", "))],
+                dependencies: [\(dependencies.joined(separator: ", "))],
                 targets: [
                     .target(
                         name: "GatewayHandlerAPI",
-                        dependencies: [\(gatewayUses.map { ".product(name: \"Helper\($0)\", package: \"\(helpers[$0].folder)\")" }.joined(separator: ", "))]),
+                        dependencies: [\(apiDependencies.joined(separator: ", "))]),
             \(handlerTargets.joined(separator: "\n"))
                     .executableTarget(
                         name: "app", dependencies: [\(handlers.map { "\"\($0)\"" }.joined(separator: ", "))],
@@ -86,7 +101,7 @@ struct PluginBuild {
                         name: "HandlerRegistryPlugin", capability: .buildTool(), dependencies: ["HandlerRegistryGenerator"]),
                 ])
             """, to: "Package.swift", in: package)
-        try write("public struct Marker {}\n", to: "Sources/GatewayHandlerAPI/API.swift", in: package)
+        try write(apiSource, to: "Sources/GatewayHandlerAPI/API.swift", in: package)
         try write("print(\"app\")\n", to: "Sources/app/main.swift", in: package)
         for (index, handler) in zip(handled, handlers) {
             try write(
@@ -102,7 +117,10 @@ struct PluginBuild {
         }
         for (index, helper) in helpers.enumerated() {
             let base = folder.appendingPathComponent(helper.folder)
-            let named = { (text: String) in text.replacingOccurrences(of: "HELPER", with: "Helper\(index)") }
+            let named = { (text: String) in
+                text.replacingOccurrences(of: "HELPER", with: "Helper\(index)")
+                    .replacingOccurrences(of: "FOLDER", with: folder.path)
+            }
             let manifest = helper.files.first { $0.path == "Package.swift" }?.text ?? Self.manifest
             try write(named(manifest), to: "Package.swift", in: base)
             for file in helper.files where file.path != "Package.swift" {
@@ -115,6 +133,15 @@ struct PluginBuild {
                 try FileManager.default.createSymbolicLink(atPath: path.path, withDestinationPath: link.target)
             }
         }
+        for repository in repositories {
+            let base = folder.appendingPathComponent(repository.folder)
+            for file in repository.files {
+                try write(file.text.replacingOccurrences(of: "FOLDER", with: folder.path), to: file.path, in: base)
+            }
+            for command in [["init", "-q"], ["add", "."], ["commit", "-qm", "1.0.0"], ["tag", "1.0.0"]] {
+                try Self.run(["git", "-C", base.path, "-c", "user.name=t", "-c", "user.email=t@t"] + command)
+            }
+        }
         // What an earlier build in the same build folder left among its modules: real ones (an empty file would
         // fail every compile that looks for it before the check could say why).
         let scratch = folder.appendingPathComponent("build")
@@ -122,18 +149,11 @@ struct PluginBuild {
         try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
         for name in staleModules {
             try write("public let left = 0\n", to: "stale/\(name).swift", in: folder)
-            let compile = Process()
-            compile.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            compile.arguments = [
+            try Self.run([
                 "swiftc", "-emit-module", "-parse-as-library", "-module-name", name,
                 folder.appendingPathComponent("stale/\(name).swift").path, "-o",
                 modules.appendingPathComponent("\(name).swiftmodule").path,
-            ]
-            try compile.run()
-            compile.waitUntilExit()
-            guard compile.terminationStatus == 0 else {
-                throw PluginCompiler.Failure(description: "cannot compile the stale module \(name)")
-            }
+            ])
         }
         let swift = URL(fileURLWithPath: "/usr/bin/env")
         return try await ToolRun(
@@ -142,5 +162,19 @@ struct PluginBuild {
                 "swift", "build", "--package-path", package.path, "--scratch-path", scratch.path,
             ]
         )
+    }
+
+    /// Runs a command that makes the build's parts, or throws saying which failed.
+    private static func run(_ command: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw PluginCompiler.Failure(
+                description: "cannot make the build's parts: \(command.joined(separator: " "))")
+        }
     }
 }

@@ -227,6 +227,106 @@ import Testing
         #expect(!built.output.contains("Modules/Plain.swiftmodule"), "a name of no toolchain module is left alone")
     }
 
+    /// GRDB, which the ledger builds on, imports `string_h` when it can and Glibc when not: a thirtieth reviewer's
+    /// module named `string_h` (a name no toolchain here has) was imported by it, and was handed the ledger's
+    /// writer connection. A name the gateway's sources test with `canImport` is refused as a module's name, and as
+    /// a module an earlier build left.
+    static let testsForStringH =
+        "#if canImport(string_h)\npublic let libc = \"string_h\"\n#else\npublic let libc = \"Glibc\"\n#endif\n"
+
+    @Test func aModuleNamedLikeOneTheGatewayTestsForWithCanImportIsRefused() async throws {
+        let helper = PluginBuild.Helper(
+            folder: "libc",
+            files: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let package = Package(
+                        name: "HELPER", products: [.library(name: "HELPER", targets: ["HELPER"])],
+                        targets: [.target(name: "HELPER", dependencies: ["string_h"]), .target(name: "string_h")])
+                    """
+                ),
+                ("Sources/HELPER/Plain.swift", "import string_h\npublic let b = shim\n"),
+                ("Sources/string_h/Shim.swift", "public let shim = 2\n"),
+            ])
+        let built = try await PluginBuild.build([helper], apiSource: Self.testsForStringH)
+        #expect(!built.succeeded)
+        #expect(
+            built.output.contains(
+                "error: handler module Probe0Handler depends on a module named string_h, which the gateway's packages "
+                    + "test for with canImport ("), "\(built.output.suffix(3_000))")
+        #expect(
+            built.output.contains("Sources/GatewayHandlerAPI/API.swift)"), "the message names the file that tests it")
+        let left = try await PluginBuild.build(
+            [PluginBuild.Helper(folder: "plain", files: [("Sources/HELPER/Plain.swift", "public let b = 2\n")])],
+            staleModules: ["string_h"], apiSource: Self.testsForStringH)
+        #expect(!left.succeeded)
+        #expect(
+            left.output.contains("/debug/Modules/string_h.swiftmodule, a module named like"),
+            "\(left.output.suffix(3_000))")
+    }
+
+    /// A thirtieth reviewer's: in the repository, a handler module's helper package named a fork of swift-nio-ssl
+    /// by repository URL (one that journaled what AsyncHTTPClient sent Apple), and SwiftPM built it for the whole
+    /// gateway. A package the gateway's own modules build with must come from a location their manifests name.
+    @Test func aForkByRepositoryOfAPackageTheGatewayBuildsWithIsRefused() async throws {
+        let manifest = """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            let package = Package(
+                name: "swift-nio-ssl", products: [.library(name: "NIOSSL", targets: ["NIOSSL"])],
+                targets: [.target(name: "NIOSSL")])
+            """
+        let upstream = PluginBuild.Helper(
+            folder: "upstream/swift-nio-ssl",
+            files: [("Package.swift", manifest), ("Sources/NIOSSL/TLS.swift", "public let sent = 0\n")])
+        let fork = PluginBuild.Helper(
+            folder: "fork/swift-nio-ssl",
+            files: [("Package.swift", manifest), ("Sources/NIOSSL/TLS.swift", "public var sent = 0 // journaled\n")])
+        let helper = PluginBuild.Helper(
+            folder: "tlshelper",
+            files: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let package = Package(
+                        name: "HELPER", products: [.library(name: "HELPER", targets: ["HELPER"])],
+                        dependencies: [.package(url: "file://FOLDER/fork/swift-nio-ssl", from: "1.0.0")],
+                        targets: [
+                            .target(name: "HELPER", dependencies: [.product(name: "NIOSSL", package: "swift-nio-ssl")])
+                        ])
+                    """
+                ),
+                ("Sources/HELPER/Journal.swift", "import NIOSSL\npublic let journal = sent\n"),
+            ])
+        let built = try await PluginBuild.build(
+            [helper], repositories: [upstream, fork], gatewayProducts: [("NIOSSL", 0)])
+        #expect(!built.succeeded)
+        #expect(
+            built.output.contains(
+                "error: the gateway's own modules build with swift-nio-ssl, and this build takes it from file://"),
+            "\(built.output.suffix(3_000))")
+        #expect(
+            built.output.contains("/fork/swift-nio-ssl/, which none of their manifests names (they name file:///"))
+        // The same helper naming the gateway's own location (spelled with a trailing slash) passes the check (the
+        // small package's app, which imports no gateway, fails to compile after it).
+        let honest = PluginBuild.Helper(
+            folder: helper.folder,
+            files: helper.files.map {
+                ($0.path, $0.text.replacingOccurrences(of: "/fork/swift-nio-ssl", with: "/upstream/swift-nio-ssl/"))
+            })
+        let same = try await PluginBuild.build(
+            [honest], repositories: [upstream, fork], gatewayProducts: [("NIOSSL", 0)])
+        #expect(
+            same.output.contains("Checking handler modules and generating the registry of compiled-in handlers"),
+            "\(same.output.suffix(3_000))")
+        #expect(!same.output.contains("this build takes it from"), "\(same.output.suffix(3_000))")
+    }
+
     @Test(arguments: Attacks.all)
     func anAttackIsRefused(_ attack: Attacks.Attack) async throws {
         let source = Attacks.header + attack.source
