@@ -176,21 +176,66 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         }
     }
 
-    /// Every quoted string that reads as a repository's location in the manifests (`Package.swift` and its
-    /// `Package@swift-….swift` variants) in `folder`.
+    /// Every string literal that reads as a repository's location in the manifests (`Package.swift` and its
+    /// `Package@swift-….swift` variants) in `folder`; not one in a comment, where a manifest can name a fork without
+    /// reading as a dependency.
     static func quotedLocations(inManifestsOf folder: URL) -> [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return files.filter { $0 == "Package.swift" || ($0.hasPrefix("Package@") && $0.hasSuffix(".swift")) }
             .flatMap { name -> [String] in
                 let text = (try? String(contentsOf: folder.appending(path: name), encoding: .utf8)) ?? ""
-                // Line by line, so a lone quote (in a comment) upsets one line's reading at most.
-                return text.split(whereSeparator: \.isNewline).flatMap { line in
-                    line.split(separator: "\"", omittingEmptySubsequences: false).enumerated().compactMap {
-                        index, piece in
-                        index % 2 == 1 && (piece.contains("://") || piece.hasPrefix("git@")) ? String(piece) : nil
-                    }
-                }
+                return stringLiterals(in: text).filter { $0.contains("://") || $0.hasPrefix("git@") }
             }
+    }
+
+    /// The contents of the string literals of Swift source `text`, outside comments: `"…"` (escapes kept as
+    /// written), `"""…"""`, and raw `#"…"#`; comments `//` and `/* */`, nested.
+    static func stringLiterals(in text: String) -> [String] {
+        let characters = Array(text.unicodeScalars)
+        var literals: [String] = []
+        var index = 0
+        func starts(_ word: String, at position: Int) -> Bool {
+            let scalars = Array(word.unicodeScalars)
+            return position + scalars.count <= characters.count
+                && Array(characters[position..<position + scalars.count]) == scalars
+        }
+        while index < characters.count {
+            if starts("//", at: index) {
+                while index < characters.count, characters[index] != "\n" { index += 1 }
+            } else if starts("/*", at: index) {
+                var depth = 0
+                repeat {
+                    if starts("/*", at: index) {
+                        depth += 1
+                        index += 2
+                    } else if starts("*/", at: index) {
+                        depth -= 1
+                        index += 2
+                    } else {
+                        index += 1
+                    }
+                } while depth > 0 && index < characters.count
+            } else if characters[index] == "\"" || starts("#\"", at: index) {
+                let hashes = characters[index] == "#" ? "#" : ""
+                let open = starts(hashes + "\"\"\"", at: index) ? hashes + "\"\"\"" : hashes + "\""
+                let close = String(open.reversed())
+                index += open.unicodeScalars.count
+                var literal = String.UnicodeScalarView()
+                while index < characters.count, !starts(close, at: index) {
+                    if hashes.isEmpty, characters[index] == "\\", index + 1 < characters.count {
+                        literal.append(characters[index])
+                        index += 1
+                    }
+                    literal.append(characters[index])
+                    index += 1
+                }
+                index += close.unicodeScalars.count
+                literals.append(String(literal))
+            } else {
+                index += 1
+            }
+        }
+        return literals
     }
 
     /// A package's identity from its location, as SwiftPM takes it: the last path component, without `.git`,

@@ -38,12 +38,13 @@ struct PluginBuild {
     /// `gatewayUses`, and on the products `gatewayProducts` (product, package) of the git repositories
     /// `repositories` (each made in its folder, its files committed and tagged 1.0.0; the root names those it
     /// depends on by `file://` URL, from 1.0.0); the build folder holds the modules `staleModules` before it
-    /// starts, as an earlier build would have left them. `FOLDER` in a helper's or repository's file stands for the
-    /// folder that holds them all.
+    /// starts, as an earlier build would have left them; the root's manifest holds `rootComment`. `FOLDER` in a
+    /// helper's or repository's file, or in the comment, stands for the folder that holds them all.
     static func build(
         _ helpers: [Helper], root rootFolder: String = "storegate-main", gatewayUses: [Int] = [],
         unhandled: Set<Int> = [], staleModules: [String] = [], apiSource: String = "public struct Marker {}\n",
-        repositories: [Helper] = [], gatewayProducts: [(product: String, repository: Int)] = []
+        repositories: [Helper] = [], gatewayProducts: [(product: String, repository: Int)] = [],
+        rootComment: String = ""
     ) async throws -> ToolRun {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-build-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -85,6 +86,7 @@ struct PluginBuild {
             import Foundation
             import PackageDescription
             \(manifest[from.lowerBound..<to.lowerBound])
+            \(rootComment.replacingOccurrences(of: "FOLDER", with: folder.path))
             let package = Package(
                 name: "StoreGate",
                 dependencies: [\(dependencies.joined(separator: ", "))],

@@ -303,8 +303,10 @@ import Testing
                 ),
                 ("Sources/HELPER/Journal.swift", "import NIOSSL\npublic let journal = sent\n"),
             ])
+        // The fork's location in a comment of the gateway's manifest does not make it one the gateway names.
         let built = try await PluginBuild.build(
-            [helper], repositories: [upstream, fork], gatewayProducts: [("NIOSSL", 0)])
+            [helper], repositories: [upstream, fork], gatewayProducts: [("NIOSSL", 0)],
+            rootComment: "// Journaled: .package(url: \"file://FOLDER/fork/swift-nio-ssl\", from: \"1.0.0\")")
         #expect(!built.succeeded)
         #expect(
             built.output.contains(
