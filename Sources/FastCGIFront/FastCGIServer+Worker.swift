@@ -9,12 +9,27 @@ import Synchronization
 #endif
 
 extension FastCGIServer {
-    func runWorker(_ slot: WorkerSlot) {
+    func runWorker(_ slot: WorkerSlot, number: Int) {
         WakeSignal.unblock()
         var cached = (generation: -1, application: application)
         while !stopping.load(ordering: .sequentiallyConsistent) {
             slot.set(.accepting)
-            let status = FCGX_Accept_r(slot.request)
+            let status: Int32
+            if slot.request.pointee.ipcFd < 0 {
+                // No connection kept from its last request: libfcgi waits in accept, in this worker's turn.
+                guard turns.take(number) else { continue }
+                status = FCGX_Accept_r(slot.request)
+                turns.pass()
+            } else {
+                // The next request on the kept connection. Should the web server close it, libfcgi would go on to
+                // accept out of turn; with no socket to accept on it returns, and the worker takes a turn.
+                let listening = slot.request.pointee.listen_sock
+                slot.request.pointee.listen_sock = -1
+                let next = FCGX_Accept_r(slot.request)
+                slot.request.pointee.listen_sock = listening
+                guard next >= 0 else { continue }
+                status = next
+            }
             guard status >= 0 else {
                 if status != -EINTR, !stopping.load(ordering: .sequentiallyConsistent) {
                     runtime.logger.error("accept failed", metadata: ["errno": "\(-status)"])

@@ -57,6 +57,38 @@ extension EndToEnd {
             #expect(ManagedProcess.poll(for: .seconds(5)) { Self.busyWorkers(deployment) == 1 })
         }
 
+        /// Idle workers take new connections last in, first out: requests one at a time are served by the same
+        /// few workers, where Linux's accept would hand them to every worker in turn, each then keeping its
+        /// allocator pages, stack and read connection's cache (docs/OPERATIONS.md, Memory).
+        @Test func requestsOneAtATimeWakeTheSameFewWorkersNotEveryWorkerInTurn() throws {
+            let deployment = try Deployment(
+                GatewaySetup(binary: Binaries.testbed, routes: routes, server: ["workers": "32"], keepAlive: false)
+            )
+            defer { deployment.stop() }
+            #expect(try deployment.request("/v1/catalog").status == 200)
+            let before = Self.wakeUps(of: deployment.gateway.pid)
+            for _ in 0..<160 { #expect(try deployment.request("/v1/catalog").status == 200) }
+            let after = Self.wakeUps(of: deployment.gateway.pid)
+            // Each worker that served one of them woke for it; the watchdog and the log writer wake on their own.
+            let woken = after.filter { thread, count in count - (before[thread] ?? 0) >= 2 }
+            #expect(after.count >= 32)
+            #expect(woken.count <= 8, "\(woken.count) of \(after.count) threads woke during 160 requests")
+        }
+
+        /// Each thread of process `pid` and how often it has blocked and woken (voluntary context switches).
+        static func wakeUps(of pid: Int32) -> [String: Int] {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            var counts: [String: Int] = [:]
+            for task in tasks {
+                guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8),
+                    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
+                    let count = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+                else { continue }
+                counts[task] = count
+            }
+            return counts
+        }
+
         static func busyWorkers(_ deployment: Deployment) -> Int {
             let status = try? deployment.request("/v1/status")
             return (status?.json["workers"] as? [String: Any])?["busy"] as? Int ?? -1
