@@ -7,10 +7,10 @@
 /// Linux wakes the threads blocked in `accept` on one socket first in, first out, so with every worker waiting
 /// there each took its turn: under 32 connections (nginx keeping 16) all 128 workers of the deploy/ config ran,
 /// and each kept its own allocator pages, stack and read connection's page cache warm, so memory grew with the
-/// worker count, not with the load (docs/OPERATIONS.md, Memory). Here one worker at a time waits in `accept`
-/// and then hands the turn to the worker that went idle most recently: the workers that run are about as many as
-/// the requests in flight, and the others stay cold until a burst needs them. A worker whose connection the web
-/// server keeps reads its next request without a turn.
+/// worker count, not with the load (docs/OPERATIONS.md, Memory). Here one worker at a time waits for a
+/// connection and, once one arrives, hands the turn to the worker that went idle most recently: the workers that
+/// run are about as many as the requests in flight, and the others stay cold until a burst needs them. A worker
+/// whose connection the web server keeps reads its next request without a turn.
 final class AcceptTurns: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// One per worker, so a turn wakes exactly the worker it is handed to.
@@ -40,8 +40,8 @@ final class AcceptTurns: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Waits until `worker` holds the turn to accept; false once the server stops. A worker that got the turn
-    /// passes it on (``pass()``) as soon as its `accept` returns.
+    /// Waits until `worker` holds the turn to wait for a connection; false once the server stops. A worker that
+    /// got the turn passes it on (``pass()``) as soon as a connection arrives.
     func take(_ worker: Int) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -16,10 +16,15 @@ extension FastCGIServer {
             slot.set(.accepting)
             let status: Int32
             if slot.request.pointee.ipcFd < 0 {
-                // No connection kept from its last request: libfcgi waits in accept, in this worker's turn.
+                // No connection kept from its last request: in this worker's turn, wait for one to arrive, hand the
+                // turn on, and accept it (libfcgi then reads its first request, which may take a while). The
+                // socket does not block, so a worker that another beat to the connection takes a turn again.
                 guard turns.take(number) else { continue }
-                status = FCGX_Accept_r(slot.request)
+                let arrived = socket.awaitConnection()
                 turns.pass()
+                guard arrived else { continue }
+                status = FCGX_Accept_r(slot.request)
+                if status == -EAGAIN { continue }
             } else {
                 // The next request on the kept connection. Should the web server close it, libfcgi would go on to
                 // accept out of turn; with no socket to accept on it returns, and the worker takes a turn.

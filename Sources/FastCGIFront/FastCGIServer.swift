@@ -50,6 +50,7 @@ package final class FastCGIServer: Sendable {
     package func start() throws(FrontError) {
         WakeSignal.install()
         try Self.initialiseLibrary()
+        try socket.acceptWithoutBlocking()
         for (number, slot) in slots.enumerated() {
             liveWorkers.add(1, ordering: .relaxed)
             let thread = try OSThread.spawn { [self] in runWorker(slot, number: number) }

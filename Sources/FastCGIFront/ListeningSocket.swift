@@ -57,12 +57,28 @@ package final class ListeningSocket: Sendable {
     }
 
     /// Closes a socket this process created and removes its file. An inherited socket stays open: it belongs
-    /// to systemd or spawn-fcgi, which may hand it to the next process.
+    /// to systemd or spawn-fcgi, which may hand it to the next process, and gets its flags back.
     package func close() {
         guard case .inherited = address else {
             Glibc.close(descriptor)
             if let createdPath { unlink(createdPath) }
             return
         }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+    }
+
+    /// Makes `accept` on the socket return at once when no connection is waiting, so a worker that lost a
+    /// connection to another goes back to its turn (``AcceptTurns``) rather than blocking out of turn.
+    func acceptWithoutBlocking() throws(FrontError) {
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
+            throw FrontError.system("cannot make the listening socket non-blocking")
+        }
+    }
+
+    /// Waits until a connection is waiting to be accepted; false when a signal interrupted the wait.
+    func awaitConnection() -> Bool {
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&waiting, 1, -1) == 1
     }
 }
