@@ -53,7 +53,22 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         let gatewayPackages = Self.gatewayPackages(
             of: storegate, handlers: Set(handlers.map(\.id)), ownerIds: ownerIds, in: context.package)
         try Self.refuseLocalCopies(gatewayPackages)
-        try Self.refuseForks(gatewayPackages, declaredBy: [storegate] + gatewayPackages.values)
+        // Where each comes from, which of them (or this package) depends on it, and their manifests: the check
+        // follows the locations named from this package's manifest down.
+        arguments += ["--gateway-root", storegate.id]
+        for (identity, package) in gatewayPackages.sorted(by: { $0.key < $1.key }) {
+            guard case .repository(let url, let version, let revision) = package.origin else { continue }
+            arguments += ["--gateway-repository", identity, url, version, revision]
+        }
+        for parent in [storegate] + gatewayPackages.values.sorted(by: { $0.id < $1.id }) {
+            for child in parent.dependencies.map(\.package) where gatewayPackages[child.id] != nil {
+                arguments += ["--gateway-dependency", parent.id, child.id]
+            }
+            for manifest in Self.manifests(in: parent.directoryURL) {
+                arguments += ["--gateway-manifest", parent.id, manifest.path]
+                inputs.append(manifest)
+            }
+        }
         // Their sources, whose `canImport` tests name modules no module of a handler may be named like.
         let gatewaySources = ([storegate] + gatewayPackages.values).flatMap { package in
             package.targets.compactMap { $0 as? any SourceModuleTarget }.flatMap {
@@ -61,7 +76,8 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
             }
         }
         let gatewayList = context.pluginWorkDirectoryURL.appending(path: "gateway-sources")
-        try gatewaySources.sorted().map { $0 + "\0" }.joined().write(to: gatewayList, atomically: true, encoding: .utf8)
+        try gatewaySources.sorted().map { $0 + "\0" }.joined().write(
+            to: gatewayList, atomically: true, encoding: .utf8)
         arguments += ["--gateway-sources", gatewayList.path]
         inputs.append(gatewayList)
         for handler in handlers.sorted(by: { $0.moduleName < $1.moduleName }) {
@@ -150,116 +166,11 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         }
     }
 
-    /// Refuses a graph that takes, from a repository, a package the gateway's own modules build with, at a location
-    /// none of their manifests (`declaredBy`) names: a package of a handler module named a fork under that identity,
-    /// and SwiftPM builds it for the whole graph, with a warning (a thirtieth reviewer's helper package in the
-    /// repository named a swift-nio-ssl that journaled what AsyncHTTPClient sent Apple). The manifests are read as
-    /// words: every quoted URL in them, so a location a manifest names only under some condition counts.
-    static func refuseForks(_ gatewayPackages: [String: Package], declaredBy manifests: [Package]) throws {
-        // By identity, each location named, canonical, and as written.
-        var declared: [String: [String: String]] = [:]
-        for package in manifests {
-            for url in Self.quotedLocations(inManifestsOf: package.directoryURL) {
-                declared[Self.identity(of: url), default: [:]][Self.canonicalLocation(of: url)] = url
-            }
-        }
-        for (identity, package) in gatewayPackages.sorted(by: { $0.key < $1.key }) {
-            guard case .repository(let url, _, _) = package.origin,
-                declared[identity]?[Self.canonicalLocation(of: url)] == nil
-            else { continue }
-            let named = (declared[identity] ?? [:]).values.sorted().joined(separator: " or ")
-            throw Problem(
-                description: "error: the gateway's own modules build with \(identity), and this build takes it from "
-                    + "\(url), which none of their manifests names (they name \(named.isEmpty ? "no location" : named)): "
-                    + "a handler module's package names that repository, and it would be built into the gateway in "
-                    + "place of the one they resolve; depend on \(identity) where the gateway does")
-        }
-    }
-
-    /// Every string literal that reads as a repository's location in the manifests (`Package.swift` and its
-    /// `Package@swift-….swift` variants) in `folder`; not one in a comment, where a manifest can name a fork without
-    /// reading as a dependency.
-    static func quotedLocations(inManifestsOf folder: URL) -> [String] {
+    /// The manifests (`Package.swift` and its `Package@swift-….swift` variants) in `folder`.
+    static func manifests(in folder: URL) -> [URL] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return files.filter { $0 == "Package.swift" || ($0.hasPrefix("Package@") && $0.hasSuffix(".swift")) }
-            .flatMap { name -> [String] in
-                let text = (try? String(contentsOf: folder.appending(path: name), encoding: .utf8)) ?? ""
-                return stringLiterals(in: text).filter { $0.contains("://") || $0.hasPrefix("git@") }
-            }
-    }
-
-    /// The contents of the string literals of Swift source `text`, outside comments: `"…"` (escapes kept as
-    /// written), `"""…"""`, and raw `#"…"#`; comments `//` and `/* */`, nested.
-    static func stringLiterals(in text: String) -> [String] {
-        let characters = Array(text.unicodeScalars)
-        var literals: [String] = []
-        var index = 0
-        func starts(_ word: String, at position: Int) -> Bool {
-            let scalars = Array(word.unicodeScalars)
-            return position + scalars.count <= characters.count
-                && Array(characters[position..<position + scalars.count]) == scalars
-        }
-        while index < characters.count {
-            if starts("//", at: index) {
-                while index < characters.count, characters[index] != "\n" { index += 1 }
-            } else if starts("/*", at: index) {
-                var depth = 0
-                repeat {
-                    if starts("/*", at: index) {
-                        depth += 1
-                        index += 2
-                    } else if starts("*/", at: index) {
-                        depth -= 1
-                        index += 2
-                    } else {
-                        index += 1
-                    }
-                } while depth > 0 && index < characters.count
-            } else if characters[index] == "\"" || starts("#\"", at: index) {
-                let hashes = characters[index] == "#" ? "#" : ""
-                let open = starts(hashes + "\"\"\"", at: index) ? hashes + "\"\"\"" : hashes + "\""
-                let close = String(open.reversed())
-                index += open.unicodeScalars.count
-                var literal = String.UnicodeScalarView()
-                while index < characters.count, !starts(close, at: index) {
-                    if hashes.isEmpty, characters[index] == "\\", index + 1 < characters.count {
-                        literal.append(characters[index])
-                        index += 1
-                    }
-                    literal.append(characters[index])
-                    index += 1
-                }
-                index += close.unicodeScalars.count
-                literals.append(String(literal))
-            } else {
-                index += 1
-            }
-        }
-        return literals
-    }
-
-    /// A package's identity from its location, as SwiftPM takes it: the last path component, without `.git`,
-    /// lowercased.
-    static func identity(of location: String) -> String {
-        canonicalLocation(of: location).split(separator: "/").last.map(String.init) ?? ""
-    }
-
-    /// A location as SwiftPM compares them: lowercased, without scheme, user, `.git` or a trailing slash (so
-    /// `https://github.com/apple/swift-nio-ssl.git` and `git@github.com:apple/swift-nio-ssl` are one).
-    static func canonicalLocation(of location: String) -> String {
-        var text = location.lowercased()
-        if let scheme = text.range(of: "://") { text = String(text[scheme.upperBound...]) }
-        if let at = text.firstIndex(of: "@"), !text[..<at].contains("/") {
-            text = String(text[text.index(after: at)...])
-        }
-        if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") {
-            let rest = text[text.index(after: colon)...]
-            // `host:path` (scp-like), not `host:port/path`.
-            if !(rest.first?.isNumber ?? false) { text = String(text[..<colon]) + "/" + rest }
-        }
-        while text.hasSuffix("/") { text.removeLast() }
-        if text.hasSuffix(".git") { text.removeLast(4) }
-        return text
+        return files.filter { $0 == "Package.swift" || ($0.hasPrefix("Package@") && $0.hasSuffix(".swift")) }.sorted()
+            .map { folder.appending(path: $0) }
     }
 
     /// The build's scratch folder (`.build`), which holds this plugin's work folder as

@@ -24,13 +24,42 @@ enum ImportTests {
         return names
     }
 
-    /// The module name in `(` `name` … that follows a `canImport`, through spaces and a backtick.
+    /// The module name in `(` `name` … that follows a `canImport`, through spaces, line ends, comments and a
+    /// backtick (Swift reads `canImport(` and a name on the next line, or after a comment, as one test: a
+    /// thirty-first reviewer's).
     private static func testedName(after text: Substring) -> String? {
-        var rest = text.drop { $0 == " " || $0 == "\t" }
+        var rest = skippingSpace(text)
         guard rest.first == "(" else { return nil }
-        rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "`" }
+        rest = skippingSpace(rest.dropFirst())
+        if rest.first == "`" { rest = rest.dropFirst() }
         let name = rest.prefix { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
         guard let first = name.first, !first.isNumber else { return nil }
         return String(name)
+    }
+
+    /// `text` after any spaces, line ends and comments it starts with.
+    private static func skippingSpace(_ text: Substring) -> Substring {
+        var rest = text
+        while true {
+            rest = rest.drop { $0.isWhitespace }
+            if rest.hasPrefix("//") {
+                rest = rest.drop { !$0.isNewline }
+            } else if rest.hasPrefix("/*") {
+                var depth = 0
+                repeat {
+                    if rest.hasPrefix("/*") {
+                        depth += 1
+                        rest = rest.dropFirst(2)
+                    } else if rest.hasPrefix("*/") {
+                        depth -= 1
+                        rest = rest.dropFirst(2)
+                    } else {
+                        rest = rest.dropFirst()
+                    }
+                } while depth > 0 && !rest.isEmpty
+            } else {
+                return rest
+            }
+        }
     }
 }

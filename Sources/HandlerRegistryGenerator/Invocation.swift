@@ -41,6 +41,12 @@ struct Invocation {
     /// The Swift sources of the gateway's packages (this one, and every package its own modules build with),
     /// whose `canImport` tests name modules no module of the build may be named like.
     var gatewaySources: [String] = []
+    /// The packages the gateway's own modules build with: this package's identity, where those from a repository
+    /// come from, which depends on which, and each one's manifests.
+    var gatewayRoot = ""
+    var gatewayRepositories: [RepositoryOrigins.Origin] = []
+    var gatewayDependencies: [(parent: String, child: String)] = []
+    var gatewayManifests: [String: [String]] = [:]
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -69,6 +75,17 @@ struct Invocation {
                     throw Problem(description: "cannot read the list of the gateway's sources \(text)")
                 }
                 gatewaySources = listed.split(separator: "\0").map(String.init)
+            case "--gateway-root": gatewayRoot = try value(of: option)
+            case "--gateway-dependency":
+                gatewayDependencies.append((try value(of: option), try value(of: option)))
+            case "--gateway-manifest":
+                gatewayManifests[try value(of: option), default: []].append(try value(of: option))
+            case "--gateway-repository":
+                gatewayRepositories.append(
+                    RepositoryOrigins.Origin(
+                        identity: try value(of: option), location: try value(of: option),
+                        version: try value(of: option),
+                        revision: try value(of: option)))
             case "--package-modules": packageModules = Set(list(try value(of: option)))
             case "--handler": handlers.append(Handler(name: try value(of: option)))
             case "--source":

@@ -3,12 +3,14 @@ import Foundation
 // Usage: HandlerRegistryGenerator [--output FOLDER] --api MODULE --package-modules M1,M2,...
 //            [--registry compiled-in|added] [--handler NAME --depends D1,D2,... --sources FILE1,FILE2,... [--macros M1,...] [--binaries B1,...]
 //             [--outside-sources LISTFILE]]... [--build-folder SCRATCH --graph-modules M1,M2,...]
-//            [--gateway-sources LISTFILE]
+//            [--gateway-sources LISTFILE] [--gateway-root ID] [--gateway-repository ID LOCATION VERSION REVISION]...
+//            [--gateway-dependency PARENT CHILD]... [--gateway-manifest ID PATH]...
 // Checks that every handler module depends on and imports no module of this package but the handler API, uses no
 // macros or binary targets, and that no source of the packages from outside it reaches (listed in LISTFILE, one
 // per line) reaches into this package, and that the build's module folders (under SCRATCH) hold no module named
 // like one of the toolchain's (or one the gateway's sources, listed in the other LISTFILE, test with `canImport`)
-// that no package of the build defines; then (with --output) writes the registry's Swift files into FOLDER: one
+// that no package of the build defines, and that each package the gateway builds with from a repository comes from
+// a location the manifest of a package that depends on it names, at a released version, from the root down; then (with --output) writes the registry's Swift files into FOLDER: one
 // per handler module that names its main type (named like the module), and the list the registry mounts (a plain
 // handler as itself, a content handler behind verification). A refusal is printed as compiler diagnostics
 // (FILE:LINE: error: ...) and exits 1, so it fails the build with the handler's name and what it must not reach.
@@ -21,7 +23,12 @@ do {
 }
 let importTested = ImportTests.names(in: invocation.gatewaySources)
 let refusals =
-    (invocation.buildFolder.map {
+    RepositoryOrigins(
+        root: invocation.gatewayRoot, manifests: invocation.gatewayManifests,
+        dependencies: invocation.gatewayDependencies
+    )
+    .refusals(of: invocation.gatewayRepositories)
+    + (invocation.buildFolder.map {
         StaleModules.refusals(in: $0, defined: invocation.graphModules, importTested: Set(importTested.keys))
     } ?? [])
     + invocation.handlers.flatMap {

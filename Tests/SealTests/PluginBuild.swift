@@ -11,6 +11,8 @@ struct PluginBuild {
         let folder: String
         let files: [(path: String, text: String)]
         var links: [(path: String, target: String)] = []
+        /// For a repository: files committed after the tag, on the branch `pr-head`.
+        var later: [(path: String, text: String)] = []
     }
 
     /// The build's target triple, as SwiftPM names its folder of build products.
@@ -140,9 +142,15 @@ struct PluginBuild {
             for file in repository.files {
                 try write(file.text.replacingOccurrences(of: "FOLDER", with: folder.path), to: file.path, in: base)
             }
+            let git = ["git", "-C", base.path, "-c", "user.name=t", "-c", "user.email=t@t"]
             for command in [["init", "-q"], ["add", "."], ["commit", "-qm", "1.0.0"], ["tag", "1.0.0"]] {
-                try Self.run(["git", "-C", base.path, "-c", "user.name=t", "-c", "user.email=t@t"] + command)
+                try Self.run(git + command)
             }
+            guard !repository.later.isEmpty else { continue }
+            try Self.run(git + ["checkout", "-qb", "pr-head"])
+            for file in repository.later { try write(file.text, to: file.path, in: base) }
+            try Self.run(git + ["commit", "-qam", "later"])
+            try Self.run(git + ["checkout", "-q", "-"])
         }
         // What an earlier build in the same build folder left among its modules: real ones (an empty file would
         // fail every compile that looks for it before the check could say why).

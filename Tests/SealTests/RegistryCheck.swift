@@ -19,8 +19,7 @@ struct RegistryCheck {
         outside: [(name: String, text: String)] = [], outsideFiles: [String] = [], outsideModules: [String] = [],
         fileName: String? = nil
     ) async throws -> ToolRun {
-        let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        let generator = binary.deletingLastPathComponent().appendingPathComponent("HandlerRegistryGenerator")
+        let generator = try Self.generator()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -39,5 +38,41 @@ struct RegistryCheck {
             list.path, "--outside-modules", outsideModules.joined(separator: ","), "--source",
         ]
         return try await ToolRun(generator, arguments, on: source, named: fileName)
+    }
+
+    /// Runs the check of where a package the gateway builds with comes from: `origin` (identity, location, version
+    /// as SwiftPM reports them), a dependency of a package of the gateway's (`async-http-client`, itself a
+    /// dependency of the root, from its own location at 1.37.0) whose manifest's text is `manifest`, with no
+    /// handler module.
+    func checkOrigin(_ origin: (identity: String, location: String, version: String), manifest: String)
+        async throws -> ToolRun
+    {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("origin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let client = "https://github.com/swift-server/async-http-client"
+        let manifests = [
+            ("storegate", "let package = Package(dependencies: [.package(url: \"\(client)\", from: \"1.37.0\")])"),
+            ("async-http-client", manifest),
+        ]
+        var arguments = [
+            "--api", "GatewayHandlerAPI", "--package-modules", Self.packageModules.joined(separator: ","),
+            "--gateway-root", "storegate", "--gateway-repository", "async-http-client", client, "1.37.0", "c0ffee",
+            "--gateway-repository", origin.identity, origin.location, origin.version, "c0ffee",
+            "--gateway-dependency", "storegate", "async-http-client", "--gateway-dependency", "async-http-client",
+            origin.identity,
+        ]
+        for (identity, text) in manifests {
+            let file = folder.appendingPathComponent("\(identity).swift")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            arguments += ["--gateway-manifest", identity, file.path]
+        }
+        return try await ToolRun(try Self.generator(), arguments)
+    }
+
+    /// The generator this test run was built with.
+    private static func generator() throws -> URL {
+        let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        return binary.deletingLastPathComponent().appendingPathComponent("HandlerRegistryGenerator")
     }
 }

@@ -232,7 +232,8 @@ import Testing
     /// writer connection. A name the gateway's sources test with `canImport` is refused as a module's name, and as
     /// a module an earlier build left.
     static let testsForStringH =
-        "#if canImport(string_h)\npublic let libc = \"string_h\"\n#else\npublic let libc = \"Glibc\"\n#endif\n"
+        "#if canImport(\n    /* as GRDB tests it, on two lines (a thirty-first reviewer's) */ string_h)\n"
+        + "public let libc = \"string_h\"\n#else\npublic let libc = \"Glibc\"\n#endif\n"
 
     @Test func aModuleNamedLikeOneTheGatewayTestsForWithCanImportIsRefused() async throws {
         let helper = PluginBuild.Helper(
@@ -268,10 +269,8 @@ import Testing
             "\(left.output.suffix(3_000))")
     }
 
-    /// A thirtieth reviewer's: in the repository, a handler module's helper package named a fork of swift-nio-ssl
-    /// by repository URL (one that journaled what AsyncHTTPClient sent Apple), and SwiftPM built it for the whole
-    /// gateway. A package the gateway's own modules build with must come from a location their manifests name.
-    @Test func aForkByRepositoryOfAPackageTheGatewayBuildsWithIsRefused() async throws {
+    /// A package named like swift-nio-ssl (one product, NIOSSL), `sent` telling the gateway's copy from another.
+    static func nioSSL(folder: String, sent: Int, manifestTail: String = "") -> PluginBuild.Helper {
         let manifest = """
             // swift-tools-version: 6.0
             import PackageDescription
@@ -279,14 +278,17 @@ import Testing
                 name: "swift-nio-ssl", products: [.library(name: "NIOSSL", targets: ["NIOSSL"])],
                 targets: [.target(name: "NIOSSL")])
             """
-        let upstream = PluginBuild.Helper(
-            folder: "upstream/swift-nio-ssl",
-            files: [("Package.swift", manifest), ("Sources/NIOSSL/TLS.swift", "public let sent = 0\n")])
-        let fork = PluginBuild.Helper(
-            folder: "fork/swift-nio-ssl",
-            files: [("Package.swift", manifest), ("Sources/NIOSSL/TLS.swift", "public var sent = 0 // journaled\n")])
-        let helper = PluginBuild.Helper(
-            folder: "tlshelper",
+        return PluginBuild.Helper(
+            folder: folder,
+            files: [
+                ("Package.swift", manifest + manifestTail), ("Sources/NIOSSL/TLS.swift", "public let sent = \(sent)\n"),
+            ])
+    }
+
+    /// A handler's helper package in `folder` that depends on swift-nio-ssl as `requirement` says.
+    static func tlsHelper(folder: String, requirement: String) -> PluginBuild.Helper {
+        PluginBuild.Helper(
+            folder: folder,
             files: [
                 (
                     "Package.swift",
@@ -295,7 +297,7 @@ import Testing
                     import PackageDescription
                     let package = Package(
                         name: "HELPER", products: [.library(name: "HELPER", targets: ["HELPER"])],
-                        dependencies: [.package(url: "file://FOLDER/fork/swift-nio-ssl", from: "1.0.0")],
+                        dependencies: [.package(\(requirement))],
                         targets: [
                             .target(name: "HELPER", dependencies: [.product(name: "NIOSSL", package: "swift-nio-ssl")])
                         ])
@@ -303,6 +305,19 @@ import Testing
                 ),
                 ("Sources/HELPER/Journal.swift", "import NIOSSL\npublic let journal = sent\n"),
             ])
+    }
+
+    /// A thirtieth reviewer's: in the repository, a handler module's helper package named a fork of swift-nio-ssl
+    /// by repository URL (one that journaled what AsyncHTTPClient sent Apple), and SwiftPM built it for the whole
+    /// gateway. A package the gateway's own modules build with must come from a location their manifests name.
+    @Test func aForkByRepositoryOfAPackageTheGatewayBuildsWithIsRefused() async throws {
+        let upstream = Self.nioSSL(folder: "upstream/swift-nio-ssl", sent: 0)
+        // A thirty-first reviewer's fork named its own location in its manifest, which counted while every gateway
+        // package's manifest did: a package never vouches for itself.
+        let fork = Self.nioSSL(
+            folder: "fork/swift-nio-ssl", sent: 1, manifestTail: "\nlet home = \"file://FOLDER/fork/swift-nio-ssl\"\n")
+        let helper = Self.tlsHelper(
+            folder: "tlshelper", requirement: "url: \"file://FOLDER/fork/swift-nio-ssl\", from: \"1.0.0\"")
         // The fork's location in a comment of the gateway's manifest does not make it one the gateway names.
         let built = try await PluginBuild.build(
             [helper], repositories: [upstream, fork], gatewayProducts: [("NIOSSL", 0)],
@@ -313,20 +328,82 @@ import Testing
                 "error: the gateway's own modules build with swift-nio-ssl, and this build takes it from file://"),
             "\(built.output.suffix(3_000))")
         #expect(
-            built.output.contains("/fork/swift-nio-ssl/, which none of their manifests names (they name file:///"))
+            built.output.contains(
+                "/fork/swift-nio-ssl/, which none of the manifests of the gateway's packages that depend on it names "
+                    + "(they name file:///"))
         // The same helper naming the gateway's own location (spelled with a trailing slash) passes the check (the
         // small package's app, which imports no gateway, fails to compile after it).
-        let honest = PluginBuild.Helper(
-            folder: helper.folder,
-            files: helper.files.map {
-                ($0.path, $0.text.replacingOccurrences(of: "/fork/swift-nio-ssl", with: "/upstream/swift-nio-ssl/"))
-            })
+        let honest = Self.tlsHelper(
+            folder: "tlshelper", requirement: "url: \"file://FOLDER/upstream/swift-nio-ssl/\", from: \"1.0.0\"")
         let same = try await PluginBuild.build(
             [honest], repositories: [upstream, fork], gatewayProducts: [("NIOSSL", 0)])
         #expect(
             same.output.contains("Checking handler modules and generating the registry of compiled-in handlers"),
             "\(same.output.suffix(3_000))")
         #expect(!same.output.contains("this build takes it from"), "\(same.output.suffix(3_000))")
+    }
+
+    /// A thirty-first reviewer's: the gateway's own location at a commit its owners never released (a pull
+    /// request's head, which GitHub serves from the base repository), asked for by a handler's helper package.
+    @Test func theGatewaysOwnRepositoryAtABranchIsRefused() async throws {
+        var upstream = Self.nioSSL(folder: "upstream/swift-nio-ssl", sent: 0)
+        upstream.later = [("Sources/NIOSSL/TLS.swift", "public let sent = 1  // journaled\n")]
+        let helper = Self.tlsHelper(
+            folder: "prhelper", requirement: "url: \"file://FOLDER/upstream/swift-nio-ssl\", branch: \"pr-head\"")
+        let built = try await PluginBuild.build([helper], repositories: [upstream], gatewayProducts: [("NIOSSL", 0)])
+        #expect(!built.succeeded)
+        #expect(
+            built.output.contains(
+                "error: the gateway's own modules build with swift-nio-ssl, and this build takes it at commit "),
+            "\(built.output.suffix(3_000))")
+        #expect(built.output.contains("(no version), a revision or branch, not a released version"))
+    }
+
+    static let unnamed = "which none of the manifests of the gateway's packages that depend on it names"
+
+    /// A manifest as async-http-client's names swift-nio-ssl, with a fork's location in a comment.
+    static let gatewayManifest = """
+        // swift-tools-version: 5.10
+        import PackageDescription
+        // Not this one: .package(url: "http://127.0.0.1:8099/swift-nio-ssl", from: "2.37.7")
+        let package = Package(
+            name: "async-http-client",
+            dependencies: [.package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.1")])
+        """
+
+    /// A thirty-first reviewer's: a location that reads as GitHub's to a careless reading and is another host to
+    /// git (`?@`, `#@`), and the gateway's own location at a pull request's head (a revision) or a branch; and
+    /// what is not the gateway's own: a fork's location named only in a comment, a path with `..`.
+    @Test(arguments: [
+        ("http://127.0.0.1:8099?@github.com/apple/swift-nio-ssl", "2.37.7", Self.unnamed),
+        ("http://127.0.0.1:8099#@github.com/apple/swift-nio-ssl", "2.37.7", Self.unnamed),
+        ("http://127.0.0.1:8099/swift-nio-ssl", "2.37.7", Self.unnamed),
+        ("https://github.com/apple/../attacker/swift-nio-ssl", "2.37.7", Self.unnamed),
+        ("https://x%40github.com/apple/swift-nio-ssl", "2.37.7", Self.unnamed),
+        (
+            "https://github.com/apple/swift-nio-ssl.git", "406af784f80a6a68a7bcf04d72c0c02283b78f90",
+            "at commit c0ffee (406af784f80a6a68a7bcf04d72c0c02283b78f90), a revision or branch, not a released version"
+        ),
+        ("https://github.com/apple/swift-nio-ssl", "no version", "at commit c0ffee (no version), a revision or branch"),
+    ])
+    func aGatewayPackageFromElsewhereOrAtARevisionIsRefused(location: String, version: String, refusal: String)
+        async throws
+    {
+        let run = try await registry.checkOrigin(("swift-nio-ssl", location, version), manifest: Self.gatewayManifest)
+        #expect(!run.succeeded)
+        #expect(run.output.contains("error: the gateway's own modules build with swift-nio-ssl"), "\(run.output)")
+        #expect(run.output.contains(refusal), "\(run.output)")
+    }
+
+    /// The gateway's own location, however SwiftPM spells it, at a released version, passes.
+    @Test(arguments: [
+        "https://github.com/apple/swift-nio-ssl.git", "https://github.com/apple/swift-nio-ssl",
+        "https://GitHub.com/Apple/swift-nio-ssl/", "git@github.com:apple/swift-nio-ssl.git",
+        "ssh://git@github.com/apple/swift-nio-ssl",
+    ])
+    func theGatewaysOwnLocationAtAVersionPasses(location: String) async throws {
+        let run = try await registry.checkOrigin(("swift-nio-ssl", location, "2.37.6"), manifest: Self.gatewayManifest)
+        #expect(run.succeeded, "\(run.output)")
     }
 
     @Test(arguments: Attacks.all)
