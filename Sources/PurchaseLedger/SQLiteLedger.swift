@@ -32,8 +32,7 @@ package final class SQLiteLedger: PurchaseLedger {
         }
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrate(pool)
+            pool = try Self.open(path, configuration, busyTimeout: busyTimeout)
         } catch {
             throw .unavailable("cannot open \(path): \(Self.describe(error))")
         }
@@ -48,13 +47,27 @@ package final class SQLiteLedger: PurchaseLedger {
         }
     }
 
-    /// GRDB reads which migrations were applied before it opens each one's transaction, so two gateways
-    /// starting together on a new file can both try one; the loser's transaction rolls back, and a second
-    /// pass sees the winner's work.
-    private static func migrate(_ pool: DatabasePool) throws {
-        for attempt in 1... {
+    /// Opens and migrates the file. GRDB reads which migrations were applied before it opens each one's
+    /// transaction, so two gateways starting together on a new file can both try one; the loser's transaction
+    /// rolls back, and a second pass sees the winner's work. SQLite answers that loser "database is locked" at
+    /// once (its busy handler would deadlock a read turning into a write), so such an answer is tried again until
+    /// `busyTimeout` has passed: five tries in half a second lost to a winner whose migrations a loaded machine
+    /// kept longer (CI's). Other failures get five tries.
+    private static func open(_ path: String, _ configuration: Configuration, busyTimeout: TimeInterval) throws
+        -> DatabasePool
+    {
+        let deadline = Date(timeIntervalSinceNow: busyTimeout)
+        var pool: DatabasePool?
+        var attempt = 0
+        while true {
+            attempt += 1
             do {
-                return try migrator.migrate(pool)
+                let opened = try pool ?? DatabasePool(path: path, configuration: configuration)
+                pool = opened
+                try migrator.migrate(opened)
+                return opened
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                Thread.sleep(forTimeInterval: min(0.05 * Double(attempt), 0.5))
             } catch  where attempt < 5 {
                 Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
             }
