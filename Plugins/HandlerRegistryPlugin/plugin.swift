@@ -139,14 +139,21 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         let own = storegate.targets.filter { !handlers.contains($0.id) }
         let reached = Reached(from: own.flatMap(\.dependencies), stoppingAt: Set(storegate.targets.map(\.id)), api: api)
         let identities = Set(reached.targetIds.compactMap { ownerIds[$0] })
-        var packages: [String: Package] = [:]
-        var pending = [root]
+        return Dictionary(
+            uniqueKeysWithValues: packages(from: [root]).filter { identities.contains($0.id) }.map { ($0.id, $0) })
+    }
+
+    /// `roots` and every package they depend on, all the way down, each once.
+    static func packages(from roots: [Package]) -> [Package] {
+        var found: [Package] = []
+        var seen: Set<String> = []
+        var pending = roots
         while let package = pending.popLast() {
-            guard packages[package.id] == nil else { continue }
-            packages[package.id] = package
+            guard seen.insert(package.id).inserted else { continue }
+            found.append(package)
             pending += package.dependencies.map(\.package)
         }
-        return packages.filter { identities.contains($0.key) }
+        return found
     }
 
     /// Refuses a graph that takes, from a folder, a package the gateway's own modules build with: SwiftPM builds
@@ -192,27 +199,16 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
 
     /// The module names of every target of `root` and of the packages it depends on, all the way down.
     static func moduleNames(of root: Package) -> Set<String> {
-        var names: Set<String> = []
-        var seen: Set<String> = []
-        var pending = [root]
-        while let package = pending.popLast() {
-            guard seen.insert(package.id).inserted else { continue }
-            for target in package.targets {
-                names.insert((target as? any SourceModuleTarget)?.moduleName ?? target.name)
-            }
-            pending += package.dependencies.map(\.package)
-        }
-        return names
+        Set(
+            packages(from: [root]).flatMap(\.targets).map {
+                ($0 as? any SourceModuleTarget)?.moduleName ?? $0.name
+            })
     }
 
     private static func owners<Value>(of packages: [Package], _ value: KeyPath<Package, Value>) -> [String: Value] {
         var owners: [String: Value] = [:]
-        var seen: Set<String> = []
-        var pending = packages
-        while let package = pending.popLast() {
-            guard seen.insert(package.id).inserted else { continue }
+        for package in Self.packages(from: packages) {
             for target in package.targets { owners[target.id] = package[keyPath: value] }
-            pending += package.dependencies.map(\.package)
         }
         return owners
     }

@@ -12,9 +12,12 @@ enum ImportTests {
     /// in path order, that tests it. Words, not Swift: a test in a comment or an inactive branch counts too (a
     /// name refused needlessly costs a rename).
     static func names(in files: [String]) -> [String: String] {
+        let word = Data("canImport".utf8)
         var names: [String: String] = [:]
         for file in files.sorted() {
-            guard let data = FileManager.default.contents(atPath: file) else { continue }
+            // Most files test nothing: looking for the word in their bytes first took the scan of the gateway's
+            // 2,411 files from 0.87 s to 0.32 s (debug build), on every build that checks a handler module.
+            guard let data = FileManager.default.contents(atPath: file), data.range(of: word) != nil else { continue }
             let text = String(decoding: data, as: UTF8.self)
             for piece in text.split(separator: "canImport", omittingEmptySubsequences: false).dropFirst() {
                 guard let name = testedName(after: piece) else { continue }

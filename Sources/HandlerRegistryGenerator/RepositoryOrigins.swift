@@ -42,14 +42,14 @@ struct RepositoryOrigins {
         let byIdentity = Dictionary(origins.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
         var trusted: Set = [root]
         var pending = [root]
-        // What the trusted packages that depend on each package name for it, as written.
-        var named: [String: Set<String>] = [:]
+        // What the trusted packages that depend on each package name for it, canonical, and as written.
+        var named: [String: [String: String]] = [:]
         while !pending.isEmpty {
             let parent = pending.removeFirst()
             let locations = locations(namedBy: parent)
             for child in dependencies.filter({ $0.parent == parent }).map(\.child) where !trusted.contains(child) {
                 guard let origin = byIdentity[child] else { continue }
-                named[child, default: []].formUnion(locations[child]?.values ?? [:].values)
+                named[child, default: [:]].merge(locations[child] ?? [:]) { first, _ in first }
                 guard let canonical = Self.canonicalLocation(of: origin.location),
                     locations[child]?[canonical] != nil, Self.isReleasedVersion(origin.version)
                 else { continue }
@@ -59,12 +59,9 @@ struct RepositoryOrigins {
         }
         return origins.filter { !trusted.contains($0.identity) }.sorted { $0.identity < $1.identity }.map { origin in
             let identity = origin.identity
-            let names = (named[identity] ?? []).sorted()
-            let namedHere =
-                Self.canonicalLocation(of: origin.location).map { canonical in
-                    names.contains { Self.canonicalLocation(of: $0) == canonical }
-                } ?? false
-            guard namedHere else {
+            let names = (named[identity] ?? [:]).values.sorted()
+            guard let canonical = Self.canonicalLocation(of: origin.location), named[identity]?[canonical] != nil
+            else {
                 return "error: the gateway's own modules build with \(identity), and this build takes it from "
                     + "\(origin.location), which none of the manifests of the gateway's packages that depend on it "
                     + "names (they name \(names.isEmpty ? "no location" : names.joined(separator: " or "))): a handler "
@@ -73,9 +70,8 @@ struct RepositoryOrigins {
             }
             return "error: the gateway's own modules build with \(identity), and this build takes it at commit "
                 + "\(origin.revision) (\(origin.version)), a revision or branch, not a released version: a handler "
-                + "module's package "
-                + "asks for it so, and that code would be built into the gateway; depend on \(identity) by version, "
-                + "as the gateway does"
+                + "module's package asks for it so, and that code would be built into the gateway; depend on "
+                + "\(identity) by version, as the gateway does"
         }
     }
 
