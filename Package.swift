@@ -215,7 +215,7 @@ let package = Package(
         .target(
             name: "GooglePlayAPI",
             dependencies: [
-                "GatewayCore", "GatewayConcurrency", "StoreHTTP",
+                "ByteCoding", "GatewayCore", "GatewayConcurrency", "StoreHTTP",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),

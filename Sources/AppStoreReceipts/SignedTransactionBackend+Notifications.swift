@@ -5,11 +5,10 @@ import PurchaseVerification
 
 extension SignedTransactionBackend {
     /// An App Store Server Notification V2 (`{"signedPayload": "<JWS>"}`), verified with the signed
-    /// transaction it carries. Production notifications must name `apple.app_apple_id` when it is set.
-    func notification(_ body: [UInt8], context: RequestContext) throws -> StoreNotification? {
-        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(body)) else {
-            throw GatewayError.badRequest("The body must be {\"signedPayload\": \"<JWS>\"}.")
-        }
+    /// transaction it carries; nil for a body of another kind. Production notifications must name
+    /// `apple.app_apple_id` when it is set.
+    func notification(_ delivery: NotificationDelivery, context: RequestContext) throws -> StoreNotification? {
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(delivery.body)) else { return nil }
         let verifier = try signedDataVerifier()
         guard let payload = try Self.verify([envelope.signedPayload], with: verifier, context: context).first else {
             throw GatewayError.badRequest("No notification.")

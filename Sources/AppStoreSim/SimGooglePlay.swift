@@ -4,7 +4,8 @@ import Synchronization
 /// Google's side for the gateway's Google Play backend: the OAuth token endpoint (`POST /token`), which checks
 /// the service account's assertion and hands out access tokens, and the Play Developer API's purchases methods
 /// (productsv2, subscriptionsv2, acknowledge, consume), which take only those tokens and answer from fixtures
-/// (`POST /_sim/google/purchases`). It records what it received (`GET /_sim/google/calls`, and a purchase's
+/// (`POST /_sim/google/purchases`), and Pub/Sub's signed pushes of developer notifications (``SimGooglePush``).
+/// It records what it received (`GET /_sim/google/calls`, and a purchase's
 /// state at `GET /_sim/google/purchases/<token>`) and can be told to fail (`POST /_sim/google/steps`).
 public final class SimGooglePlay: Sendable {
     private struct State {
@@ -23,6 +24,8 @@ public final class SimGooglePlay: Sendable {
     }
 
     private let login: SimGoogleLoginCheck
+    /// Pub/Sub's pushes of real-time developer notifications.
+    public let pubSub: SimGooglePush
     private let tokenLifetime: Int
     private let acceptAnyProduct: String?
     private let state = Mutex(State())
@@ -32,8 +35,9 @@ public final class SimGooglePlay: Sendable {
     ///   - tokenLifetime: the `expires_in` of the access tokens handed out, in seconds.
     ///   - acceptAnyProduct: when set, an unknown token of a one-time product is a fresh purchase of this product,
     ///     with an order id of its own (benchmarks).
-    public init(login: SimGoogleLoginCheck, tokenLifetime: Int = 3599, acceptAnyProduct: String? = nil) {
+    public init(login: SimGoogleLoginCheck, tokenLifetime: Int = 3599, acceptAnyProduct: String? = nil) throws {
         self.login = login
+        pubSub = try SimGooglePush()
         self.tokenLifetime = tokenLifetime
         self.acceptAnyProduct = acceptAnyProduct
     }
@@ -66,6 +70,17 @@ public final class SimGooglePlay: Sendable {
             }
             add(list)
             return AppStoreSimulator.Answer(status: 201, body: Array("{\"added\":\(list.count)}".utf8))
+        case ("GET", "/_sim/google/push-keys"):
+            state.withLock { $0.calls["push-keys", default: 0] += 1 }
+            return AppStoreSimulator.Answer(body: pubSub.jwks)
+        case ("POST", "/_sim/google/pubsub"):
+            guard let request = try? JSONDecoder().decode(SimGooglePush.Request.self, from: Data(body)),
+                let push = try? pubSub.push(request), let data = try? JSONEncoder().encode(push)
+            else {
+                return AppStoreSimulator.Answer(
+                    status: 400, body: Array("not {notification, message_id, audience, email[, forgery]}\n".utf8))
+            }
+            return AppStoreSimulator.Answer(body: Array(data))
         case ("POST", "/_sim/google/steps"):
             guard let steps = try? JSONDecoder().decode([SimGoogleStep].self, from: Data(body)) else {
                 return AppStoreSimulator.Answer(status: 400, body: Array("not a list of steps\n".utf8))

@@ -2,9 +2,12 @@
 /// verified by the store that sent it and recorded once per notification id. What the `notifications` route is
 /// handed.
 public struct NotificationIntake: HandedOutNeeds {
-    private var recording: RouteBound<@Sendable ([UInt8], RequestContext) throws -> NotificationOutcome>
+    private var recording: RouteBound<@Sendable ([UInt8], String?, RequestContext) throws -> NotificationOutcome>
 
-    package init(_ recording: @escaping @Sendable ([UInt8], RequestContext) throws -> NotificationOutcome) {
+    /// `recording` takes the body, the `Authorization` header (a store's push token), and the context.
+    package init(
+        _ recording: @escaping @Sendable ([UInt8], String?, RequestContext) throws -> NotificationOutcome
+    ) {
         self.recording = RouteBound(recording)
     }
 
@@ -21,7 +24,7 @@ public struct NotificationIntake: HandedOutNeeds {
         guard case .complete(let body) = exchange.request.body else {
             throw GatewayError.badRequest("The request body could not be read.")
         }
-        return try record(body, exchange.context)
+        return try record(body, exchange.request.header("Authorization"), exchange.context)
     }
 }
 

@@ -8,11 +8,12 @@ extension ErrorCode {
     static let purchaseNotFound = ErrorCode("purchase_not_found")
     static let upstreamMisconfigured = ErrorCode("upstream_misconfigured")
     static let upstreamUnavailable = ErrorCode("upstream_unavailable")
+    static let pushRefused = ErrorCode("push_refused")
 
     /// The codes the Google Play module answers.
     static let googlePlay: [ErrorCode] = [
         .bundleMismatch, .sandboxNotAccepted, .purchasePending, .purchaseNotFound, .upstreamMisconfigured,
-        .upstreamUnavailable,
+        .upstreamUnavailable, .pushRefused,
     ]
 }
 
@@ -36,6 +37,12 @@ extension GatewayError {
     /// 422: Google Play says the purchase token is no longer valid (410): the purchase is over, and recorded so.
     static let purchaseNoLongerValid = GatewayError(
         ErrorCode.purchaseNotFound, status: 422, message: "Google Play says this purchase is no longer valid.")
+
+    /// 403: a Pub/Sub push without Pub/Sub's OIDC token for `google.notifications` (the log says what is wrong);
+    /// nothing is recorded.
+    static let googlePushRefused = GatewayError(
+        ErrorCode.pushRefused, status: 403,
+        message: "The push is not authenticated as the configured Google Cloud Pub/Sub subscription.")
 
     static let googleMisconfigured = GatewayError(
         ErrorCode.upstreamMisconfigured, status: 502,

@@ -19,18 +19,25 @@ final class GooglePlayBackend: VerificationBackend {
     typealias Cache = VerificationCache<String, StorePurchases, GatewayError>
 
     private let client: GooglePlayClient
-    private let settings: GooglePlaySettings
+    let settings: GooglePlaySettings
     private let catalog: Catalog?
     /// What Google vouched for, by kind, app and token digest: a burst of requests with one token (a download
     /// after its verify) costs Google one call, concurrent ones included.
     private let cache: Cache
     private let cacheLookups: CacheLookupCounters
+    /// Checks the pushes of `google.notifications`; nil without the section (pushes are refused).
+    let pushes: GooglePushAuthenticator?
 
     init(client: GooglePlayClient, settings: GooglePlaySettings, catalog: Catalog?, metricsFactory: any MetricsFactory)
     {
         self.client = client
         self.settings = settings
         self.catalog = catalog
+        pushes = settings.push.map { push in
+            GooglePushAuthenticator(
+                audience: push.audience, email: push.email, keys: push.keys, callTimeout: settings.api.callTimeout,
+                metricsFactory: metricsFactory)
+        }
         cache = Cache(
             ttl: settings.cacheTTL, maxBytes: settings.cacheMaxBytes,
             unfinished: .googleUnavailable(retryAfterSeconds: 5))
@@ -58,7 +65,7 @@ final class GooglePlayBackend: VerificationBackend {
         }
         let packageName = try app(of: purchase)
         let isSubscription = purchase.productId.flatMap(catalogProduct)?.kind == .autoRenewable
-        let key = (isSubscription ? "subscription:" : "product:") + packageName + ":" + TokenDigest.hex(purchase.token)
+        let key = Self.cacheKey(purchase.token, packageName: packageName, subscription: isSubscription)
         let found = Result { () throws(GatewayError) in
             try cache.verdict(for: key, deadline: context.deadline) { () throws(GatewayError) in
                 let purchases =
@@ -80,6 +87,16 @@ final class GooglePlayBackend: VerificationBackend {
             followUps: purchases.followUps, handles: purchases.handles)
     }
 
+    /// What the cache keeps the verdict on `token` by: its kind, app and digest.
+    private static func cacheKey(_ token: String, packageName: String, subscription: Bool) -> String {
+        (subscription ? "subscription:" : "product:") + packageName + ":" + TokenDigest.hex(token)
+    }
+
+    /// Forgets the cached verdict on `token`: Google said it changed.
+    func forgetVerdict(on token: String, packageName: String, subscription: Bool) {
+        cache.forget(Self.cacheKey(token, packageName: packageName, subscription: subscription))
+    }
+
     /// The catalog's product Google sells as `googleId`.
     private func catalogProduct(_ googleId: String) -> Product? {
         catalog?.product(store: GooglePlayIds.store, id: googleId)
@@ -98,7 +115,7 @@ final class GooglePlayBackend: VerificationBackend {
     }
 
     /// The app the purchase is for: the one the body names, or the only one configured.
-    private func app(of purchase: GooglePlayCredential) throws(GatewayError) -> String {
+    func app(of purchase: GooglePlayCredential) throws(GatewayError) -> String {
         if let named = purchase.packageName {
             guard settings.packageNames.contains(named) else { throw .googleBundleMismatch }
             return named
@@ -114,7 +131,7 @@ final class GooglePlayBackend: VerificationBackend {
         return isTest ? "Sandbox" : "Production"
     }
 
-    private func product(
+    func product(
         _ token: String, packageName: String, context: RequestContext
     ) throws(GatewayError) -> StorePurchases {
         let answer = try ask { () throws(GooglePlayFailure) in
@@ -157,7 +174,7 @@ final class GooglePlayBackend: VerificationBackend {
             handles: [handle(token, of: id, environment: environment)])
     }
 
-    private func subscription(
+    func subscription(
         _ token: String, packageName: String, context: RequestContext
     ) throws(GatewayError) -> StorePurchases {
         let answer = try ask { () throws(GooglePlayFailure) in

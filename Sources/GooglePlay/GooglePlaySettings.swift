@@ -19,6 +19,8 @@ struct GooglePlaySettings: Sendable {
     /// (`consume`, default true; false when the app does).
     let consume: Bool
     let api: GoogleAPISettings
+    /// The Pub/Sub push subscription of the real-time developer notifications (`notifications`), if any.
+    let push: GooglePushSettings?
 
     init?(_ google: ConfigReader) {
         packageNames = google.stringList("package_names")
@@ -30,6 +32,7 @@ struct GooglePlaySettings: Sendable {
         cacheMaxBytes = google.int("cache_max_bytes", default: 16 << 20, in: 0...(1 << 34))
         acknowledge = google.bool("acknowledge", default: true)
         consume = google.bool("consume", default: true)
+        push = GooglePushSettings(google)
         guard let api = GoogleAPISettings(google), !packageNames.isEmpty else { return nil }
         self.api = api
     }

@@ -36,7 +36,7 @@ package struct NotificationBackfiller: Sendable {
             for body in bodies {
                 result.listed += 1
                 do {
-                    switch try notifications.record(body, context: context) {
+                    switch try notifications.record(NotificationDelivery(body: body), context: context) {
                     case .recorded: result.recorded += 1
                     case .duplicate: result.duplicates += 1
                     }

@@ -25,16 +25,23 @@ package struct NotificationRecorder: Sendable {
         self.evidenceRequested = evidenceRequested
     }
 
-    /// Verifies the store server notification in `body` with the backend that reads it, then records it and
+    /// Verifies the store server notification `delivery` with the backend that reads it, then records it and
     /// its transactions once per id: a refund or revocation arrives as a cancellation (entitlement gone,
     /// downloads blocked), a renewal as the next period, a reversal clears the cancellation. Returns only
     /// after the ledger commit, so the store's retries deliver anything that failed.
-    package func record(_ body: [UInt8], context: RequestContext) throws -> NotificationOutcome {
+    package func record(_ delivery: NotificationDelivery, context: RequestContext) throws -> NotificationOutcome {
         var found: StoreNotification?
         for backend in stores.backends where found == nil {
-            found = try backend.notification(body, context: context)
+            found = try backend.notification(delivery, context: context)
         }
-        guard let notification = found else { throw GatewayError.badRequest("No store sends notifications like this.") }
+        guard let notification = found else {
+            throw GatewayError.badRequest(
+                "No store this server is configured for sends notifications like this (the App Store's are {\"signedPayload\": \"<JWS>\"}, Google Play's a Pub/Sub push {\"message\": {\"data\": ...}})."
+            )
+        }
+        for (store, handle) in notification.ended {
+            try ledger.endPurchases(knownBy: handle, store: store, source: .notification, context: context)
+        }
         let rows = EntitlementRules.ledgerTransactions(
             notification.transactions, environment: notification.environment, bundleId: notification.bundleId ?? "",
             catalog: catalog)
@@ -49,7 +56,9 @@ package struct NotificationRecorder: Sendable {
         let record = LedgerNotification(
             uuid: notification.uuid, environment: notification.environment, type: notification.type,
             subtype: notification.subtype, reinstates: notification.reinstates,
-            batch: LedgerBatch(transactions: rows, source: .notification, requestId: context.requestId),
+            batch: LedgerBatch(
+                transactions: rows, source: .notification, requestId: context.requestId,
+                followUps: notification.followUps, handles: notification.handles),
             consumptionRequest: evidenceRequest)
         let outcome: NotificationOutcome
         do {

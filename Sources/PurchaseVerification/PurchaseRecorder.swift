@@ -70,22 +70,7 @@ package final class PurchaseRecorder: Sendable {
 
     /// Records the end of the purchases the store says are over, so their grants stop at once.
     private func end(_ ended: StorePurchaseEnded, source: LedgerSource, context: RequestContext) throws(GatewayError) {
-        do {
-            let now = Date()
-            for original in try ledger.originals(ofHandle: ended.handle, store: ended.store) {
-                let count = try ledger.endPurchases(of: original, at: now, source: source)
-                if count > 0 {
-                    context.logger.info(
-                        "the store says a purchase is over; recorded as ended",
-                        metadata: [
-                            "store": "\(ended.store)", "original_transaction_id": "\(original.originalTransactionId)",
-                            "environment": "\(original.environment)",
-                        ])
-                }
-            }
-        } catch {
-            throw error.answer("the ledger could not record a purchase's end", logger: context.logger)
-        }
+        try ledger.endPurchases(knownBy: ended.handle, store: ended.store, source: source, context: context)
     }
 
     /// Records verified `purchases` in the ledger (unless this recorder committed them before, unchanged) and

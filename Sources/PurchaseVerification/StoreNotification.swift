@@ -1,5 +1,6 @@
 import Foundation
 import GatewayHandlerAPI
+import PurchaseLedger
 
 /// A store's server notification, verified by the backend that reads it, ready to be recorded once.
 package struct StoreNotification: Sendable {
@@ -19,12 +20,23 @@ package struct StoreNotification: Sendable {
     /// refund (the App Store's CONSUMPTION_REQUEST): when the store asked. The request is recorded with the
     /// notification (``DeliveryEvidence``) and answered by the store module's background work.
     package let consumptionRequestedAt: Date?
+    /// What the store expects to be told about the transactions, and what it knows them by, recorded with them
+    /// (a store whose notifications are read back from its API).
+    package let followUps: [StoreFollowUp]
+    package let handles: [StoreHandle]
+    /// The purchases the store says are over for good, by the store and the handle the ledger knows them by
+    /// (Google Play's 410 for a token): ended where the ledger has them.
+    package let ended: [(store: String, handle: String)]
 
     package init(
         uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, bundleId: String?,
-        transactions: [PurchaseTransaction], consumptionRequestedAt: Date? = nil
+        transactions: [PurchaseTransaction], consumptionRequestedAt: Date? = nil, followUps: [StoreFollowUp] = [],
+        handles: [StoreHandle] = [], ended: [(store: String, handle: String)] = []
     ) {
+        self.ended = ended
         self.consumptionRequestedAt = consumptionRequestedAt
+        self.followUps = followUps
+        self.handles = handles
         self.uuid = uuid
         self.environment = environment
         self.type = type

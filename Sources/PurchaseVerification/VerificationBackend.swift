@@ -17,9 +17,9 @@ package protocol VerificationBackend: Sendable {
     /// What a restore (restore-sync) with `credential` brings, under `verify`'s contract. Defaults to what
     /// `verify` vouches for; a backend that can ask the store for the customer's whole history answers that.
     func restore(_ credential: Credential, context: RequestContext) throws -> StorePurchases
-    /// The store's server notification in `body`, verified; nil when it is not this backend's kind.
+    /// The store's server notification `delivery`, verified; nil when its body is not this backend's kind.
     /// Defaults to nil.
-    func notification(_ body: [UInt8], context: RequestContext) throws -> StoreNotification?
+    func notification(_ delivery: NotificationDelivery, context: RequestContext) throws -> StoreNotification?
     /// The bodies of the store's server notifications sent between `start` and `end`, each as the notification
     /// route would receive it, for a backfill to record through the same path; nil when this backend cannot
     /// list them. Throws like `verify` when the store cannot answer now. Defaults to nil.
@@ -48,7 +48,9 @@ extension VerificationBackend {
         try verify(credential, context: context)
     }
 
-    package func notification(_ body: [UInt8], context: RequestContext) throws -> StoreNotification? { nil }
+    package func notification(_ delivery: NotificationDelivery, context: RequestContext) throws -> StoreNotification? {
+        nil
+    }
     package func notificationHistory(from start: Date, to end: Date, context: RequestContext) throws -> [[UInt8]]? {
         nil
     }

@@ -88,6 +88,14 @@ package final class VerificationCache<Key: Hashable & Sendable, Verdict: Sendabl
         }
     }
 
+    /// Drops `key`'s verdict (the store said it changed): the next lookup computes it again.
+    package func forget(_ key: Key) {
+        state.write { state in
+            guard let entry = state.entries.removeValue(forKey: key) else { return }
+            state.cost -= entry.cost
+        }
+    }
+
     /// What a lookup that missed the read lock does.
     private enum Role {
         case cached(Verdict)

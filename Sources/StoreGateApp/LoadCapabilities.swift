@@ -72,7 +72,9 @@ struct LoadCapabilities: CapabilityProvider {
 
     func notificationIntake() throws -> NotificationIntake {
         let notifications = try services().notifications
-        return NotificationIntake { body, context in try notifications.record(body, context: context) }
+        return NotificationIntake { body, authorization, context in
+            try notifications.record(NotificationDelivery(body: body, authorization: authorization), context: context)
+        }
     }
 
     func accountHoldings() throws -> AccountHoldings {

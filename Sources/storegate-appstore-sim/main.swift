@@ -110,7 +110,7 @@ func makeServerAPI(_ options: [String: String], transactions: [SimAPITransaction
 func makeGooglePlay(_ options: [String: String]) throws -> SimGooglePlay? {
     guard let publicKey = options["--google-public-key"] else { return nil }
     guard let email = options["--google-client-email"] else { fail("--google-public-key needs --google-client-email") }
-    return SimGooglePlay(
+    return try SimGooglePlay(
         login: try SimGoogleLoginCheck(
             clientEmail: email, publicKeyPEM: try String(contentsOfFile: publicKey, encoding: .utf8)),
         tokenLifetime: options["--google-token-lifetime"].flatMap { Int($0) } ?? 3599,

@@ -86,6 +86,23 @@ final class AppStoreStandIn: @unchecked Sendable {
         return (try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]) ?? [:]
     }
 
+    /// A push of Pub/Sub's, signed as `SimGooglePush` signs them: its `Authorization` header and body.
+    func googlePush(
+        notification: String, messageId: String, audience: String, email: String, forgery: String?
+    ) throws -> (authorization: String?, body: String) {
+        var request: [String: Any] = [
+            "notification": notification, "message_id": messageId, "audience": audience, "email": email,
+        ]
+        if let forgery { request["forgery"] = forgery }
+        let answer = try HTTPClient.request(
+            port: port, method: "POST", path: "/_sim/google/pubsub",
+            body: Array(try JSONSerialization.data(withJSONObject: request)))
+        guard answer.status == 200, let body = answer.json["body"] as? String else {
+            throw HTTPClient.Failure(description: "the stand-in made no push: \(answer.text)")
+        }
+        return (answer.json["authorization"] as? String, body)
+    }
+
     /// Calls to Google's side per endpoint.
     func googleCalls() throws -> [String: Int] {
         let answer = try HTTPClient.request(port: port, path: "/_sim/google/calls")

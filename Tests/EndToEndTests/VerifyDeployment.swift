@@ -23,6 +23,29 @@ final class VerifyDeployment: @unchecked Sendable {
         ]
     }
 
+    /// The audience and service account of the Pub/Sub push subscription the test gateways take pushes from.
+    static let pushAudience = "https://storegate.test/v1/notifications/google"
+    static let pushEmail = "play-push@sim-project.iam.gserviceaccount.com"
+
+    /// A Pub/Sub push of the developer notification `notification` (`packageName` and `eventTimeMillis` added)
+    /// as message `messageId`, signed by the stand-in (or forged so, `SimGooglePush.Forgery`), sent through
+    /// nginx to `/v1/notifications/google`.
+    func pushGoogle(
+        _ notification: [String: Any], messageId: String, forgery: String? = nil,
+        audience: String = VerifyDeployment.pushAudience
+    ) throws -> HTTPResponse {
+        var developer = notification
+        developer["version"] = "1.0"
+        developer["packageName"] = developer["packageName"] ?? SampleContent.googlePackage
+        developer["eventTimeMillis"] = String(Int(Date().timeIntervalSince1970 * 1000))
+        let push = try appStore.googlePush(
+            notification: String(decoding: try JSONSerialization.data(withJSONObject: developer), as: UTF8.self),
+            messageId: messageId, audience: audience, email: Self.pushEmail, forgery: forgery)
+        return try deployment.request(
+            "/v1/notifications/google", method: "POST",
+            headers: push.authorization.map { [("Authorization", $0)] } ?? [], body: Array(push.body.utf8))
+    }
+
     init(
         apple: [String: String] = [:],
         server: [String: String] = [:],
@@ -58,6 +81,9 @@ final class VerifyDeployment: @unchecked Sendable {
             let keys = [
                 "package_names": "[\(SampleContent.googlePackage)]", "api_url": "\"\(base)\"",
                 "token_url": "\"\(base)/token\"", "timeout_ms": "2000",
+                // Pub/Sub's pushes, signed by the stand-in under the keys it publishes.
+                "notifications": "{audience: \"\(Self.pushAudience)\", email: \"\(Self.pushEmail)\", "
+                    + "jwks_url: \"\(base)/_sim/google/push-keys\"}",
             ].merging(google) { _, chosen in chosen }
             extra += "google:\n" + keys.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)\n" }.joined()
             environment["STOREGATE_GOOGLE_SERVICE_ACCOUNT_KEY"] = try googleAccount.json()
@@ -78,7 +104,8 @@ final class VerifyDeployment: @unchecked Sendable {
             routes: [
                 ("/v1/catalog", "catalog"), ("/v1/verify", "verify"), ("/v1/status", "status"),
                 ("/v1/restore-sync", "restore-sync"), ("/v1/download", "download"),
-                ("/v1/notifications/apple", "notifications"), ("/v1/metrics", "metrics"), ("/v1/support", "support"),
+                ("/v1/notifications/apple", "notifications"), ("/v1/notifications/google", "notifications"),
+                ("/v1/metrics", "metrics"), ("/v1/support", "support"),
                 ("/v1/entitlements", "entitlements"),
             ] + echo + moreRoutes
         )

@@ -11,7 +11,7 @@ public struct GoogleStandIn: Sendable {
     public var tokenURL: String { baseURL + "/token" }
 
     public init(_ account: GoogleTestAccount, tokenLifetime: Int = 3599) throws {
-        google = SimGooglePlay(
+        google = try SimGooglePlay(
             login: try SimGoogleLoginCheck(
                 clientEmail: GoogleTestAccount.email, publicKeyPEM: account.key.publicKey.pemRepresentation),
             tokenLifetime: tokenLifetime)

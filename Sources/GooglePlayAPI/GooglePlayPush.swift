@@ -1,0 +1,93 @@
+import Foundation
+
+/// A Google Play real-time developer notification as Cloud Pub/Sub pushes it: the push's envelope
+/// (`{"message": {"data": "<base64>", "messageId": "…"}, "subscription": "…"}`) and the `DeveloperNotification`
+/// its data carries. Plain values, decoded as Google documents them; what they mean is the backend's to say.
+package struct GooglePlayPush: Sendable, Equatable {
+    /// What the notification is about: exactly one of Google's kinds.
+    package enum Event: Sendable, Equatable {
+        /// `oneTimeProductNotification`: Google's `notificationType` (1 purchased, 2 canceled).
+        case oneTimeProduct(token: String, type: Int, sku: String?)
+        /// `subscriptionNotification`: Google's `notificationType` (1 recovered … 20 pending purchase canceled).
+        case subscription(token: String, type: Int)
+        /// `voidedPurchaseNotification`: a refund, chargeback or revocation; `productType` 1 is a subscription,
+        /// 2 a one-time product.
+        case voided(token: String, orderId: String?, productType: Int)
+        /// `pendingRefundReviewNotification`: Google asks for a refund preference and usage evidence.
+        case refundReview(token: String?, orderId: String?, pendingRefundToken: String?)
+        /// `testNotification`, sent from Play Console.
+        case test
+    }
+
+    /// Pub/Sub's id of the message: a redelivery carries the same one.
+    package let messageId: String
+    package let packageName: String
+    package let eventTime: Date?
+    package let event: Event
+
+    /// The push in `body`; nil when `body` is not shaped as a Pub/Sub push at all (another store's), and a
+    /// failure with what is wrong when it is one that cannot be read.
+    package static func read(_ body: [UInt8]) -> Result<GooglePlayPush, GooglePlayFailure>? {
+        guard let envelope = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+            let message = envelope["message"] as? [String: Any]
+        else { return nil }
+        return Result { () throws(GooglePlayFailure) in try GooglePlayPush(message: message) }
+    }
+
+    private init(message: [String: Any]) throws(GooglePlayFailure) {
+        guard let id = (message["messageId"] ?? message["message_id"]) as? String, !id.isEmpty, id.count <= 200 else {
+            throw Self.unreadable("the push's message has no messageId")
+        }
+        guard let text = message["data"] as? String, let data = Data(base64Encoded: text) else {
+            throw Self.unreadable("the push's message data is not base64")
+        }
+        guard let fields = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw Self.unreadable("the push's message data is not a JSON developer notification")
+        }
+        guard let packageName = fields["packageName"] as? String, !packageName.isEmpty else {
+            throw Self.unreadable("the developer notification names no packageName")
+        }
+        messageId = id
+        self.packageName = packageName
+        eventTime = Self.integer(fields["eventTimeMillis"]).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        event = try Self.event(fields)
+    }
+
+    private static func event(_ fields: [String: Any]) throws(GooglePlayFailure) -> Event {
+        if let product = fields["oneTimeProductNotification"] as? [String: Any] {
+            return .oneTimeProduct(
+                token: try token(product), type: integer(product["notificationType"]) ?? 0,
+                sku: product["sku"] as? String)
+        }
+        if let subscription = fields["subscriptionNotification"] as? [String: Any] {
+            return .subscription(token: try token(subscription), type: integer(subscription["notificationType"]) ?? 0)
+        }
+        if let voided = fields["voidedPurchaseNotification"] as? [String: Any] {
+            return .voided(
+                token: try token(voided), orderId: voided["orderId"] as? String,
+                productType: integer(voided["productType"]) ?? 0)
+        }
+        if let review = fields["pendingRefundReviewNotification"] as? [String: Any] {
+            return .refundReview(
+                token: review["purchaseToken"] as? String, orderId: review["orderId"] as? String,
+                pendingRefundToken: review["pendingRefundToken"] as? String)
+        }
+        if fields["testNotification"] is [String: Any] { return .test }
+        throw unreadable("the developer notification is of no kind Google documents")
+    }
+
+    private static func token(_ fields: [String: Any]) throws(GooglePlayFailure) -> String {
+        guard let token = fields["purchaseToken"] as? String, !token.isEmpty, token.utf8.count <= 4096 else {
+            throw unreadable("the developer notification has no purchaseToken")
+        }
+        return token
+    }
+
+    /// Google writes int64 fields as JSON strings and int32 ones as numbers; either is read.
+    private static func integer(_ value: Any?) -> Int? {
+        if let text = value as? String { return Int(text) }
+        return (value as? NSNumber).map(\.intValue)
+    }
+
+    private static func unreadable(_ reason: String) -> GooglePlayFailure { GooglePlayFailure(.rejected, reason) }
+}
