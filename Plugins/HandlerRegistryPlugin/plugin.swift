@@ -57,8 +57,13 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         // follows the locations named from this package's manifest down.
         arguments += ["--gateway-root", storegate.id]
         for (identity, package) in gatewayPackages.sorted(by: { $0.key < $1.key }) {
-            guard case .repository(let url, let version, let revision) = package.origin else { continue }
-            arguments += ["--gateway-repository", identity, url, version, revision]
+            switch package.origin {
+            case .repository(let url, let version, let revision):
+                arguments += ["--gateway-repository", identity, url, version, revision]
+            case .registry(let registryIdentity, let version):
+                arguments += ["--gateway-registry", identity, registryIdentity, version]
+            default: continue
+            }
         }
         for parent in [storegate] + gatewayPackages.values.sorted(by: { $0.id < $1.id }) {
             for child in parent.dependencies.map(\.package) where gatewayPackages[child.id] != nil {

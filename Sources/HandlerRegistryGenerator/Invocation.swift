@@ -45,6 +45,9 @@ struct Invocation {
     /// come from, which depends on which, and each one's manifests.
     var gatewayRoot = ""
     var gatewayRepositories: [RepositoryOrigins.Origin] = []
+    /// The gateway packages this build takes from a package registry: identity, and the registry's identity and
+    /// version of the copy.
+    var gatewayRegistryCopies: [String: String] = [:]
     var gatewayDependencies: [(parent: String, child: String)] = []
     var gatewayManifests: [String: [String]] = [:]
 
@@ -86,6 +89,9 @@ struct Invocation {
                         identity: try value(of: option), location: try value(of: option),
                         version: try value(of: option),
                         revision: try value(of: option)))
+            case "--gateway-registry":
+                let identity = try value(of: option)
+                gatewayRegistryCopies[identity] = "\(try value(of: option)) \(try value(of: option))"
             case "--package-modules": packageModules = Set(list(try value(of: option)))
             case "--handler": handlers.append(Handler(name: try value(of: option)))
             case "--source":

@@ -37,8 +37,11 @@ struct RepositoryOrigins {
     }
 
     /// A refusal for each origin that no trusted package names where it comes from, or that is not at a released
-    /// version.
-    func refusals(of origins: [Origin]) -> [String] {
+    /// version, and for each package below the root that comes from no repository at all: `registryCopies` says
+    /// which registry copy (identity and version) the build takes for a package. A thirty-second reviewer's
+    /// mirror of Yams to a registry identity, served by a registry of his own, was never compared: only
+    /// repositories were.
+    func refusals(of origins: [Origin], registryCopies: [String: String] = [:]) -> [String] {
         let byIdentity = Dictionary(origins.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
         var trusted: Set = [root]
         var pending = [root]
@@ -57,7 +60,17 @@ struct RepositoryOrigins {
                 pending.append(child)
             }
         }
-        return origins.filter { !trusted.contains($0.identity) }.sorted { $0.identity < $1.identity }.map { origin in
+        let unsourced = Set(dependencies.map(\.child)).subtracting(byIdentity.keys).subtracting([root])
+        let notFromRepositories = unsourced.sorted().map { identity in
+            "error: the gateway's own modules build with \(identity), and this build takes it from "
+                + (registryCopies[identity].map { "a package registry, as \($0)" } ?? "no repository")
+                + " (a mirror or a registry identity in SwiftPM's configuration): only the repositories the "
+                + "manifests of the gateway's packages name are trusted, so that copy cannot be; resolve \(identity) "
+                + "from its repository"
+        }
+        return notFromRepositories + origins.filter { !trusted.contains($0.identity) }.sorted {
+            $0.identity < $1.identity
+        }.map { origin in
             let identity = origin.identity
             let names = (named[identity] ?? [:]).values.sorted()
             guard let canonical = Self.canonicalLocation(of: origin.location), named[identity]?[canonical] != nil

@@ -4,6 +4,7 @@ import Foundation
 //            [--registry compiled-in|added] [--handler NAME --depends D1,D2,... --sources FILE1,FILE2,... [--macros M1,...] [--binaries B1,...]
 //             [--outside-sources LISTFILE]]... [--build-folder SCRATCH --graph-modules M1,M2,...]
 //            [--gateway-sources LISTFILE] [--gateway-root ID] [--gateway-repository ID LOCATION VERSION REVISION]...
+//            [--gateway-registry ID REGISTRY-IDENTITY VERSION]...
 //            [--gateway-dependency PARENT CHILD]... [--gateway-manifest ID PATH]...
 // Checks that every handler module depends on and imports no module of this package but the handler API, uses no
 // macros or binary targets, and that no source of the packages from outside it reaches (listed in LISTFILE, one
@@ -27,7 +28,7 @@ let refusals =
         root: invocation.gatewayRoot, manifests: invocation.gatewayManifests,
         dependencies: invocation.gatewayDependencies
     )
-    .refusals(of: invocation.gatewayRepositories)
+    .refusals(of: invocation.gatewayRepositories, registryCopies: invocation.gatewayRegistryCopies)
     + (invocation.buildFolder.map {
         StaleModules.refusals(in: $0, defined: invocation.graphModules, importTested: Set(importTested.keys))
     } ?? [])

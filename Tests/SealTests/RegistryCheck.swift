@@ -44,9 +44,10 @@ struct RegistryCheck {
     /// as SwiftPM reports them), a dependency of a package of the gateway's (`async-http-client`, itself a
     /// dependency of the root, from its own location at 1.37.0) whose manifest's text is `manifest`, with no
     /// handler module.
-    func checkOrigin(_ origin: (identity: String, location: String, version: String), manifest: String)
-        async throws -> ToolRun
-    {
+    /// With `registry`, the package comes from a package registry as that identity, not from `location`.
+    func checkOrigin(
+        _ origin: (identity: String, location: String, version: String), manifest: String, registry: String? = nil
+    ) async throws -> ToolRun {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("origin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -58,10 +59,12 @@ struct RegistryCheck {
         var arguments = [
             "--api", "GatewayHandlerAPI", "--package-modules", Self.packageModules.joined(separator: ","),
             "--gateway-root", "storegate", "--gateway-repository", "async-http-client", client, "1.37.0", "c0ffee",
-            "--gateway-repository", origin.identity, origin.location, origin.version, "c0ffee",
             "--gateway-dependency", "storegate", "async-http-client", "--gateway-dependency", "async-http-client",
             origin.identity,
         ]
+        arguments +=
+            registry.map { ["--gateway-registry", origin.identity, $0, origin.version] }
+            ?? ["--gateway-repository", origin.identity, origin.location, origin.version, "c0ffee"]
         for (identity, text) in manifests {
             let file = folder.appendingPathComponent("\(identity).swift")
             try text.write(to: file, atomically: true, encoding: .utf8)

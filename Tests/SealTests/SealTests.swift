@@ -395,6 +395,21 @@ import Testing
         #expect(run.output.contains(refusal), "\(run.output)")
     }
 
+    /// A package the gateway builds with, taken from a package registry (a mirror of its location to a registry
+    /// identity, or a registry identity that collides with its own) is refused, at any version: only repositories
+    /// the gateway's manifests name are trusted. Round 32 showed a mirror of Yams to a registry of the reviewer's
+    /// own reading `apple.shared_secret` from the config Yams parses.
+    @Test func aGatewayPackageFromAPackageRegistryIsRefused() async throws {
+        let run = try await registry.checkOrigin(
+            ("swift-nio-ssl", "https://github.com/apple/swift-nio-ssl", "2.37.6"), manifest: Self.gatewayManifest,
+            registry: "apple.swift-nio-ssl")
+        #expect(!run.succeeded)
+        #expect(
+            run.output.contains(
+                "error: the gateway's own modules build with swift-nio-ssl, and this build takes it from a package "
+                    + "registry, as apple.swift-nio-ssl 2.37.6"), "\(run.output)")
+    }
+
     /// The gateway's own location, however SwiftPM spells it, at a released version, passes.
     @Test(arguments: [
         "https://github.com/apple/swift-nio-ssl.git", "https://github.com/apple/swift-nio-ssl",
