@@ -68,24 +68,25 @@ struct RepositoryOrigins {
                 + "manifests of the gateway's packages name are trusted, so that copy cannot be; resolve \(identity) "
                 + "from its repository"
         }
-        return notFromRepositories + origins.filter { !trusted.contains($0.identity) }.sorted {
-            $0.identity < $1.identity
-        }.map { origin in
-            let identity = origin.identity
-            let names = (named[identity] ?? [:]).values.sorted()
-            guard let canonical = Self.canonicalLocation(of: origin.location), named[identity]?[canonical] != nil
-            else {
-                return "error: the gateway's own modules build with \(identity), and this build takes it from "
-                    + "\(origin.location), which none of the manifests of the gateway's packages that depend on it "
-                    + "names (they name \(names.isEmpty ? "no location" : names.joined(separator: " or "))): a handler "
-                    + "module's package names that repository, and it would be built into the gateway in place of "
-                    + "the one they resolve; depend on \(identity) where the gateway does"
+        return notFromRepositories
+            + origins.filter { !trusted.contains($0.identity) }.sorted {
+                $0.identity < $1.identity
+            }.map { origin in
+                let identity = origin.identity
+                let names = (named[identity] ?? [:]).values.sorted()
+                guard let canonical = Self.canonicalLocation(of: origin.location), named[identity]?[canonical] != nil
+                else {
+                    return "error: the gateway's own modules build with \(identity), and this build takes it from "
+                        + "\(origin.location), which none of the manifests of the gateway's packages that depend on it "
+                        + "names (they name \(names.isEmpty ? "no location" : names.joined(separator: " or "))): a handler "
+                        + "module's package names that repository, and it would be built into the gateway in place of "
+                        + "the one they resolve; depend on \(identity) where the gateway does"
+                }
+                return "error: the gateway's own modules build with \(identity), and this build takes it at commit "
+                    + "\(origin.revision) (\(origin.version)), a revision or branch, not a released version: a handler "
+                    + "module's package asks for it so, and that code would be built into the gateway; depend on "
+                    + "\(identity) by version, as the gateway does"
             }
-            return "error: the gateway's own modules build with \(identity), and this build takes it at commit "
-                + "\(origin.revision) (\(origin.version)), a revision or branch, not a released version: a handler "
-                + "module's package asks for it so, and that code would be built into the gateway; depend on "
-                + "\(identity) by version, as the gateway does"
-        }
     }
 
     /// By identity, each location the manifests of package `identity` name, canonical, and as written.
