@@ -22,6 +22,8 @@ public struct SimGooglePush: Sendable {
         case symmetric
         /// Carries no token at all.
         case missing
+        /// Signed by the published key but naming a key id Google does not publish.
+        case unknownKid = "unknown-kid"
     }
 
     /// What `POST /_sim/google/pubsub` takes.
@@ -99,7 +101,7 @@ public struct SimGooglePush: Sendable {
             "iat": issued, "exp": issued + 3600,
         ]
         let algorithm = request.forgery == .symmetric ? "HS256" : "RS256"
-        let header = ["alg": algorithm, "kid": kid, "typ": "JWT"]
+        let header = ["alg": algorithm, "kid": request.forgery == .unknownKid ? kid + "-next" : kid, "typ": "JWT"]
         let input =
             Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]))) + "."
             + Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])))

@@ -12,7 +12,7 @@ extension GooglePlayBackend {
     /// expired, revoked, voided). Recorded once per Pub/Sub message id; Google's trouble is a 503, so Pub/Sub
     /// delivers the message again.
     func notification(_ delivery: NotificationDelivery, context: RequestContext) throws -> StoreNotification? {
-        guard let pushed = GooglePlayPush.read(delivery.body) else { return nil }
+        guard let message = GooglePlayPush.message(in: delivery.body) else { return nil }
         guard let pushes else {
             context.logger.warning(
                 "a Google Play push was refused: google.notifications is not configured, so no push can be checked")
@@ -29,7 +29,7 @@ extension GooglePlayBackend {
             throw GatewayError.google(error)
         }
         let push: GooglePlayPush
-        switch pushed {
+        switch GooglePlayPush.read(message) {
         case .success(let read): push = read
         case .failure(let failure):
             throw GatewayError.badRequest("The Google Play push cannot be read: \(failure.reason).")

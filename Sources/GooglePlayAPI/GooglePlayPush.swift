@@ -25,20 +25,27 @@ package struct GooglePlayPush: Sendable, Equatable {
     package let eventTime: Date?
     package let event: Event
 
-    /// The push in `body`; nil when `body` is not shaped as a Pub/Sub push at all (another store's), and a
-    /// failure with what is wrong when it is one that cannot be read.
-    package static func read(_ body: [UInt8]) -> Result<GooglePlayPush, GooglePlayFailure>? {
+    /// The message of the Pub/Sub push in `body`, unread; nil when `body` is not shaped as a push at all (another
+    /// store's notification). Its data is read only once the push is authenticated (``read(_:)``).
+    package static func message(in body: [UInt8]) -> [String: String]? {
         guard let envelope = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
             let message = envelope["message"] as? [String: Any]
         else { return nil }
-        return Result { () throws(GooglePlayFailure) in try GooglePlayPush(message: message) }
+        return message.compactMapValues { $0 as? String }
     }
 
-    private init(message: [String: Any]) throws(GooglePlayFailure) {
-        guard let id = (message["messageId"] ?? message["message_id"]) as? String, !id.isEmpty, id.count <= 200 else {
+    /// The push whose `message` ``message(in:)`` found, or what is wrong with it.
+    package static func read(_ message: [String: String]) -> Result<GooglePlayPush, GooglePlayFailure> {
+        Result { () throws(GooglePlayFailure) in try GooglePlayPush(message: message) }
+    }
+
+    private init(message: [String: String]) throws(GooglePlayFailure) {
+        guard let id = message["messageId"] ?? message["message_id"], !id.isEmpty,
+            id.utf8.count <= 200
+        else {
             throw Self.unreadable("the push's message has no messageId")
         }
-        guard let text = message["data"] as? String, let data = Data(base64Encoded: text) else {
+        guard let text = message["data"], let data = Data(base64Encoded: text) else {
             throw Self.unreadable("the push's message data is not base64")
         }
         guard let fields = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {

@@ -65,6 +65,9 @@ package final class GooglePushAuthenticator: Sendable {
         let (algorithm, kid) = try Self.header(of: token)
         guard algorithm == "RS256" else { throw Self.refused("the token is signed with \(algorithm), not RS256") }
         let keys = try collection(naming: kid, deadline: deadline, logger: logger)
+        guard known.withLock({ $0.kids.contains(kid) }) else {
+            throw Self.refused("the token names a key Google does not publish")
+        }
         let claims: GoogleIdentityToken
         do {
             claims = try AsyncBridge.wait { () async throws in
@@ -88,14 +91,15 @@ package final class GooglePushAuthenticator: Sendable {
             if let keys = known.keys, known.kids.contains(kid) { return (keys, false) }
             let due = known.fetchedAt.map { $0.duration(to: .now) >= Self.refetchPause } ?? true
             if due { known.fetchedAt = .now }
-            return (known.keys, due)
+            return (nil, due)
         }
+        if let current { return current }
         guard fetch else {
-            guard let current else {
-                throw GooglePlayFailure(
-                    .unavailable, "Google's push keys could not be had a moment ago", retryAfter: Self.refetchPause)
-            }
-            return current
+            // A key Google may have just started signing with: Pub/Sub delivers the push again after the pause.
+            throw GooglePlayFailure(
+                .unavailable,
+                "the token names a key Google's push keys lacked, or could not be had, a moment ago",
+                retryAfter: Self.refetchPause)
         }
         let document: [UInt8]
         switch source {
@@ -121,27 +125,34 @@ package final class GooglePushAuthenticator: Sendable {
             known.keys = keys
             known.kids = kids
         }
-        if !kids.contains(kid) {
-            logger.info("a push named a key Google does not publish", metadata: ["kid": "\(kid.prefix(64))"])
-        }
         return keys
     }
 
-    /// The JWKS `document` as jwt-kit's keys, and their ids.
+    /// The RS256 keys of the JWKS `document` as jwt-kit's keys, and their ids. Each key is read on its own (one
+    /// of a kind jwt-kit does not know leaves the others usable), and each is pinned to RS256, so that no
+    /// token's header can make jwt-kit build it another algorithm's signer.
     private static func keys(_ document: [UInt8]) throws(GooglePlayFailure) -> (JWTKeyCollection, Set<String>) {
-        do {
-            let jwks = try JSONDecoder().decode(JWKS.self, from: Data(document))
-            let keys = JWTKeyCollection()
-            var kids: Set<String> = []
-            for jwk in jwks.keys where jwk.keyType == .rsa {
-                guard let kid = jwk.keyIdentifier else { continue }
-                try AsyncBridge.wait { () async throws in _ = try await keys.add(jwk: jwk) }
+        guard
+            let listed = (try? JSONSerialization.jsonObject(with: Data(document)) as? [String: Any])?["keys"]
+                as? [Any]
+        else { throw GooglePlayFailure(.unavailable, "Google's push keys are not a JWKS document") }
+        let keys = JWTKeyCollection()
+        var kids: Set<String> = []
+        for entry in listed {
+            guard let data = try? JSONSerialization.data(withJSONObject: entry),
+                var jwk = try? JSONDecoder().decode(JWK.self, from: data), jwk.keyType == .rsa,
+                jwk.algorithm == nil || jwk.algorithm == .rs256, let kid = jwk.keyIdentifier
+            else { continue }
+            jwk.algorithm = .rs256
+            let pinned = jwk
+            do {
+                try AsyncBridge.wait { () async throws in _ = try await keys.add(jwk: pinned) }
                 kids.insert(kid.string)
+            } catch {
+                continue
             }
-            return (keys, kids)
-        } catch {
-            throw GooglePlayFailure(.unavailable, "Google's push keys are not a JWKS document: \(words(error))")
         }
+        return (keys, kids)
     }
 
     /// The `alg` and `kid` of a JWT's header.

@@ -72,7 +72,9 @@ extension EndToEnd {
 
         /// A push without Pub/Sub's genuine token for the configured subscription is refused before anything is
         /// read or recorded: another key under Google's key id, an expired token, another issuer, an unverified
-        /// email, HS256 keyed with the public modulus, no token, another audience.
+        /// email, HS256 keyed with the public modulus, no token, another audience, a genuine token of another
+        /// service account. A key id Google did not publish a moment ago is a 503 (Google may have just rotated its
+        /// keys; Pub/Sub delivers the push again after the minute in which they are not fetched again).
         @Test func forgedPushesAreRefusedWithNothingRecorded() throws {
             let gateway = try VerifyDeployment(google: [:])
             defer { gateway.stop() }
@@ -91,10 +93,18 @@ extension EndToEnd {
                     try gateway.pushGoogle(
                         notification, messageId: "m-audience", audience: "https://elsewhere.test/push")
                 ))
+            pushes.append(
+                (
+                    "email",
+                    try gateway.pushGoogle(
+                        notification, messageId: "m-email", email: "attacker@other-project.iam.gserviceaccount.com")
+                ))
             for (forgery, answer) in pushes {
                 #expect(answer.status == 403, "\(forgery): \(answer.text)")
                 #expect(answer.errorCode == "push_refused", "\(forgery)")
             }
+            let unknownKey = try gateway.pushGoogle(notification, messageId: "m-kid", forgery: "unknown-kid")
+            #expect(unknownKey.status == 503, "\(unknownKey.text)")
             #expect(try gateway.appStore.googleCalls()[Self.productsV2] == nil, "Google was not asked on a forged word")
             let ledger = try SQLiteLedger(path: gateway.ledgerPath)
             #expect(try ledger.notificationsRecordedUntil() == nil)

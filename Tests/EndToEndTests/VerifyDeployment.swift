@@ -32,7 +32,7 @@ final class VerifyDeployment: @unchecked Sendable {
     /// nginx to `/v1/notifications/google`.
     func pushGoogle(
         _ notification: [String: Any], messageId: String, forgery: String? = nil,
-        audience: String = VerifyDeployment.pushAudience
+        audience: String = VerifyDeployment.pushAudience, email: String = VerifyDeployment.pushEmail
     ) throws -> HTTPResponse {
         var developer = notification
         developer["version"] = "1.0"
@@ -40,7 +40,7 @@ final class VerifyDeployment: @unchecked Sendable {
         developer["eventTimeMillis"] = String(Int(Date().timeIntervalSince1970 * 1000))
         let push = try appStore.googlePush(
             notification: String(decoding: try JSONSerialization.data(withJSONObject: developer), as: UTF8.self),
-            messageId: messageId, audience: audience, email: Self.pushEmail, forgery: forgery)
+            messageId: messageId, audience: audience, email: email, forgery: forgery)
         return try deployment.request(
             "/v1/notifications/google", method: "POST",
             headers: push.authorization.map { [("Authorization", $0)] } ?? [], body: Array(push.body.utf8))
