@@ -95,6 +95,9 @@ public final class SimGooglePlay: Sendable {
                 }
                 return AppStoreSimulator.Answer(body: Array(data))
             }
+            if method == "GET", let listing = SimGoogleVoidedListing(path: path) {
+                return voided(listing, authorization: authorization)
+            }
             guard let call = SimGoogleCall(method: method, path: path) else { return nil }
             return api(call, authorization: authorization)
         }
@@ -157,6 +160,52 @@ public final class SimGooglePlay: Sendable {
             state.withLock { $0.purchases[call.token]?.purchase.consumed = true }
             return AppStoreSimulator.Answer(body: [])
         }
+    }
+
+    /// `purchases.voidedpurchases.list`: the app's purchases voided between the listing's times (subscriptions
+    /// only with `type=1`), oldest first, a page of `maxResults` at a time with a token for the next; a start
+    /// more than 30 days back is refused, as Google refuses it.
+    private func voided(_ listing: SimGoogleVoidedListing, authorization: String?) -> AppStoreSimulator.Answer {
+        let endpoint = "purchases.voidedpurchases.list"
+        let (step, issued, purchases) = state.withLock { state in
+            state.calls[endpoint, default: 0] += 1
+            let token = authorization.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+            return (state.takeStep(for: endpoint), token.flatMap { state.tokens[$0] }, state.purchases.values)
+        }
+        if let failure = step?.answer { return failure }
+        guard let issued, issued > Date() else {
+            return Self.error(401, "authError", "Request had invalid authentication credentials.")
+        }
+        guard listing.start >= Date().addingTimeInterval(-30 * 86_400 - 300) else {
+            return Self.error(400, "invalid", "startTime can be at most 30 days in the past.")
+        }
+        let listed = purchases.compactMap { entry -> (SimGooglePurchase, Date)? in
+            guard let after = entry.purchase.voidedAtS, entry.purchase.packageName == listing.packageName,
+                listing.includesSubscriptions || !entry.purchase.subscription
+            else { return nil }
+            let voidedAt = entry.added.addingTimeInterval(Double(after))
+            return listing.start <= voidedAt && voidedAt <= listing.end ? (entry.purchase, voidedAt) : nil
+        }.sorted { $0.1 < $1.1 }
+        let page = listed.dropFirst(listing.offset).prefix(listing.pageSize)
+        var answer: [String: Any] = [
+            "voidedPurchases": page.map { purchase, voidedAt in
+                [
+                    "kind": "androidpublisher#voidedPurchase", "purchaseToken": purchase.token,
+                    "orderId": purchase.orderId ?? "",
+                    "voidedTimeMillis": String(Int64(voidedAt.timeIntervalSince1970 * 1000)),
+                    "purchaseTimeMillis": String(Int64(voidedAt.timeIntervalSince1970 * 1000) - 3_600_000),
+                    "voidedSource": 0, "voidedReason": 1,
+                ] as [String: Any]
+            },
+            "pageInfo": ["resultPerPage": page.count, "startIndex": listing.offset, "totalResults": listed.count],
+        ]
+        if listing.offset + page.count < listed.count {
+            answer["tokenPagination"] = ["nextPageToken": "page-\(listing.offset + page.count)"]
+        }
+        var reply = AppStoreSimulator.Answer(
+            body: Array((try? JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys])) ?? Data()))
+        reply.delayMs = step?.delayMs ?? 0
+        return reply
     }
 
     /// Google's error body.

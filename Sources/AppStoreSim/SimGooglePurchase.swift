@@ -22,6 +22,9 @@ public struct SimGooglePurchase: Codable, Sendable, Equatable {
     public var consumed = false
     /// Answer 410 `purchaseTokenNoLongerValid` for this token.
     public var gone = false
+    /// When Google voided it (refund, chargeback), in seconds from when the fixture was added: it is listed by
+    /// `purchases.voidedpurchases.list` from then on.
+    public var voidedAtS: Int?
 
     enum CodingKeys: String, CodingKey {
         case token, subscription, state, test, quantity, acknowledged, consumed, gone
@@ -31,6 +34,7 @@ public struct SimGooglePurchase: Codable, Sendable, Equatable {
         case accountId = "account_id"
         case linkedPurchaseToken = "linked_purchase_token"
         case expiresInS = "expires_in_s"
+        case voidedAtS = "voided_at_s"
     }
 
     public init(token: String, packageName: String, productId: String, subscription: Bool = false) {
@@ -56,6 +60,7 @@ public struct SimGooglePurchase: Codable, Sendable, Equatable {
         acknowledged = try container.decodeIfPresent(Bool.self, forKey: .acknowledged) ?? false
         consumed = try container.decodeIfPresent(Bool.self, forKey: .consumed) ?? false
         gone = try container.decodeIfPresent(Bool.self, forKey: .gone) ?? false
+        voidedAtS = try container.decodeIfPresent(Int.self, forKey: .voidedAtS)
     }
 
     /// Google's answer for this purchase, added at `added`.

@@ -18,7 +18,7 @@ import PurchaseVerification
 final class GooglePlayBackend: VerificationBackend {
     typealias Cache = VerificationCache<String, StorePurchases, GatewayError>
 
-    private let client: GooglePlayClient
+    let client: GooglePlayClient
     let settings: GooglePlaySettings
     private let catalog: Catalog?
     /// What Google vouched for, by kind, app and token digest: a burst of requests with one token (a download

@@ -1,3 +1,4 @@
+import Foundation
 import GatewayHandlerAPI
 import GooglePlayAPI
 
@@ -19,6 +20,9 @@ struct GooglePlaySettings: Sendable {
     /// (`consume`, default true; false when the app does).
     let consume: Bool
     let api: GoogleAPISettings
+    /// How often a serving gateway reads Google's voided purchases (`voided_purchases_poll_s`; 0, the default,
+    /// never: `storegate notifications backfill` still reads them).
+    let voidedPollInterval: TimeInterval?
     /// The Pub/Sub push subscription of the real-time developer notifications (`notifications`), if any.
     let push: GooglePushSettings?
 
@@ -32,6 +36,8 @@ struct GooglePlaySettings: Sendable {
         cacheMaxBytes = google.int("cache_max_bytes", default: 16 << 20, in: 0...(1 << 34))
         acknowledge = google.bool("acknowledge", default: true)
         consume = google.bool("consume", default: true)
+        let poll = google.int("voided_purchases_poll_s", default: 0, in: 0...86_400)
+        voidedPollInterval = poll > 0 ? TimeInterval(poll) : nil
         push = GooglePushSettings(google)
         guard let api = GoogleAPISettings(google), !packageNames.isEmpty else { return nil }
         self.api = api

@@ -76,11 +76,32 @@ package final class GooglePlayClient: Sendable {
             deadline: deadline, logger: logger)
     }
 
+    /// The purchases of the app `packageName` that Google voided between `start` and `end` (subscriptions
+    /// included: `type=1`), every page. Google keeps 30 days of them.
+    package func voidedPurchases(
+        packageName: String, from start: Date, to end: Date, deadline: ContinuousClock.Instant, logger: Logger
+    ) throws(GooglePlayFailure) -> [VoidedPurchasesPage.Voided] {
+        var voided: [VoidedPurchasesPage.Voided] = []
+        var token: String?
+        repeat {
+            var query = [
+                "type": "1", "startTime": String(Int64(start.timeIntervalSince1970 * 1000)),
+                "endTime": String(Int64(end.timeIntervalSince1970 * 1000)), "maxResults": "1000",
+            ]
+            query["token"] = token
+            let page: VoidedPurchasesPage = try decoded(
+                call(.voidedPurchases, ["packageName": packageName], query: query, deadline: deadline, logger: logger))
+            voided += page.voided
+            token = page.nextPageToken
+        } while token != nil
+        return voided
+    }
+
     /// One call, with the budget, a login, and one more login when Google refuses a token it handed out (it
     /// may have revoked it early).
     private func call(
-        _ endpoint: GooglePlayEndpoint, _ values: [String: String], body: [UInt8]? = nil,
-        deadline: ContinuousClock.Instant, logger: Logger
+        _ endpoint: GooglePlayEndpoint, _ values: [String: String], query: [String: String] = [:],
+        body: [UInt8]? = nil, deadline: ContinuousClock.Instant, logger: Logger
     ) throws(GooglePlayFailure) -> [UInt8] {
         if let wait = budget.take(.purchases) {
             http.metrics.count(endpoint.rawValue, .overBudget)
@@ -89,7 +110,8 @@ package final class GooglePlayClient: Sendable {
                     .rateLimited, "the per-minute budget of the Play Developer API is spent", retryAfter: wait))
         }
         do throws(GooglePlayFailure) {
-            return try send(endpoint, values, body: body, deadline: deadline, logger: logger, renewingRefused: true)
+            return try send(
+                endpoint, values, query: query, body: body, deadline: deadline, logger: logger, renewingRefused: true)
         } catch {
             if error.kind == .misconfigured {
                 logger.critical(
@@ -105,10 +127,11 @@ package final class GooglePlayClient: Sendable {
     /// The call with an access token; when Google refuses that token (401) and `renewingRefused`, once more
     /// with a new login.
     private func send(
-        _ endpoint: GooglePlayEndpoint, _ values: [String: String], body: [UInt8]?, deadline: ContinuousClock.Instant,
-        logger: Logger, renewingRefused: Bool
+        _ endpoint: GooglePlayEndpoint, _ values: [String: String], query: [String: String], body: [UInt8]?,
+        deadline: ContinuousClock.Instant, logger: Logger, renewingRefused: Bool
     ) throws(GooglePlayFailure) -> [UInt8] {
-        let url = (settings.apiURL.hasSuffix("/") ? settings.apiURL : settings.apiURL + "/") + endpoint.path(values)
+        var url = (settings.apiURL.hasSuffix("/") ? settings.apiURL : settings.apiURL + "/") + endpoint.path(values)
+        if !query.isEmpty { url += "?" + GooglePlayEndpoint.query(query) }
         var sent = ""
         var refused = false
         do {
@@ -126,7 +149,8 @@ package final class GooglePlayClient: Sendable {
         } catch {
             guard refused, renewingRefused else { throw error }
             login.forget(sent)
-            return try send(endpoint, values, body: body, deadline: deadline, logger: logger, renewingRefused: false)
+            return try send(
+                endpoint, values, query: query, body: body, deadline: deadline, logger: logger, renewingRefused: false)
         }
     }
 

@@ -10,10 +10,11 @@ package enum GooglePlayEndpoint: String, CaseIterable, Sendable {
     case acknowledgeProduct = "purchases.products.acknowledge"
     case acknowledgeSubscription = "purchases.subscriptions.acknowledge"
     case consumeProduct = "purchases.products.consume"
+    case voidedPurchases = "purchases.voidedpurchases.list"
 
     package var method: HTTPMethod {
         switch self {
-        case .productPurchase, .subscriptionPurchase: .GET
+        case .productPurchase, .subscriptionPurchase, .voidedPurchases: .GET
         case .acknowledgeProduct, .acknowledgeSubscription, .consumeProduct: .POST
         }
     }
@@ -27,6 +28,15 @@ package enum GooglePlayEndpoint: String, CaseIterable, Sendable {
         case .acknowledgeProduct: application + "/products/{productId}/tokens/{token}:acknowledge"
         case .acknowledgeSubscription: application + "/subscriptions/{subscriptionId}/tokens/{token}:acknowledge"
         case .consumeProduct: application + "/products/{productId}/tokens/{token}:consume"
+        case .voidedPurchases: application + "/voidedpurchases"
+        }
+    }
+
+    /// The query parameters the gateway sends (each named so in the discovery document).
+    package var queryParameters: [String] {
+        switch self {
+        case .voidedPurchases: ["type", "startTime", "endTime", "maxResults", "token"]
+        default: []
         }
     }
 
@@ -39,6 +49,13 @@ package enum GooglePlayEndpoint: String, CaseIterable, Sendable {
             path = path.replacingOccurrences(of: "{\(name)}", with: segment)
         }
         return path
+    }
+
+    /// `parameters` as a query string, in name order, each value escaped as a path segment is.
+    package static func query(_ parameters: [String: String]) -> String {
+        parameters.sorted { $0.key < $1.key }.map { name, value in
+            name + "=" + (value.addingPercentEncoding(withAllowedCharacters: segment) ?? "")
+        }.joined(separator: "&")
     }
 
     /// Unreserved characters only (RFC 3986): `/`, `:`, `?`, `#`, `%` and dots of a value are all escaped, and a

@@ -8,6 +8,11 @@ package struct NotificationBackfill: Sendable, Equatable {
     package var duplicates = 0
     /// Refused by verification, each logged with why; the others were still recorded.
     package var refused = 0
+    /// Voided purchases the stores listed for the period (counted in `listed` too).
+    package var voided = 0
+    /// Of those, the ones that ended a purchase the ledger had not ended (counted in `recorded` too; the others in
+    /// `duplicates`: ended before, or never recorded here).
+    package var voidedEnded = 0
 
     package init() {}
 }

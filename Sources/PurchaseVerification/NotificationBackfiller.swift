@@ -45,14 +45,66 @@ package struct NotificationBackfiller: Sendable {
                 }
             }
         }
+        for backend in stores.backends {
+            guard let voided = try backend.voidedPurchases(from: start, to: end, context: context) else { continue }
+            listedBySomeBackend = true
+            try endVoided(voided, into: &result, context: context)
+        }
         guard listedBySomeBackend else {
-            throw GatewayError.badRequest("No configured store can list its notifications (Apple: apple.server_api).")
+            throw GatewayError.badRequest(
+                "No configured store can list its notifications (Apple: apple.server_api) or voided purchases (Google Play)."
+            )
         }
         try ledger.recordBackfill(
             BackfillRun(
                 trigger: trigger, from: start, to: end, listed: result.listed, recorded: result.recorded,
                 duplicates: result.duplicates, refused: result.refused))
         return result
+    }
+
+    /// Ends, at the time the store voided it, each purchase of `voided` that the ledger knows and has not ended.
+    private func endVoided(_ voided: [VoidedPurchase], into result: inout NotificationBackfill, context: RequestContext)
+        throws(GatewayError)
+    {
+        for purchase in voided {
+            result.listed += 1
+            result.voided += 1
+            let ended = try ledger.endPurchases(
+                knownBy: purchase.handle, store: purchase.store, at: purchase.voidedAt, source: .notification,
+                context: context)
+            if ended > 0 {
+                result.recorded += 1
+                result.voidedEnded += 1
+            } else {
+                result.duplicates += 1
+            }
+        }
+    }
+
+    /// One poll of `backend`'s voided purchases between `start` and now, recorded as a backfill (`poll`); logged,
+    /// never thrown: the next poll tries again. Returns where the next poll starts: ten minutes before now (a
+    /// store may list a purchase voided a moment ago a little later), or `start` again when this one failed.
+    package func pollVoided(_ backend: any VerificationBackend, from start: Date, context: RequestContext) -> Date {
+        let end = Date()
+        var result = NotificationBackfill()
+        do {
+            guard let voided = try backend.voidedPurchases(from: start, to: end, context: context) else {
+                return end
+            }
+            try endVoided(voided, into: &result, context: context)
+            try ledger.recordBackfill(
+                BackfillRun(
+                    trigger: "poll", from: start, to: end, listed: result.listed, recorded: result.recorded,
+                    duplicates: result.duplicates, refused: 0))
+        } catch {
+            context.logger.warning("voided purchases could not be polled", metadata: ["reason": "\(error)"])
+            return start
+        }
+        if result.voidedEnded > 0 {
+            context.logger.info(
+                "voided purchases polled", metadata: ["listed": "\(result.voided)", "ended": "\(result.voidedEnded)"])
+        }
+        return max(start, end.addingTimeInterval(-600))
     }
 
     /// At a gateway's start, when a backend asks for it: the notifications sent since the ledger's last one

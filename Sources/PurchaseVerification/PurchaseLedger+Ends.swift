@@ -3,15 +3,18 @@ import GatewayHandlerAPI
 import PurchaseLedger
 
 extension PurchaseLedger {
-    /// Records the end, now, of the purchases the ledger knows by `store`'s `handle` (the store says they are
-    /// over for good), so their grants stop at once; each one ended is logged.
+    /// Records the end, at `time` (now by default), of the purchases the ledger knows by `store`'s `handle` (the
+    /// store says they are over for good), so their grants stop at once; each one ended is logged. Returns how
+    /// many purchases it ended that were not ended before.
+    @discardableResult
     func endPurchases(
-        knownBy handle: String, store: String, source: LedgerSource, context: RequestContext
-    ) throws(GatewayError) {
+        knownBy handle: String, store: String, at time: Date = Date(), source: LedgerSource, context: RequestContext
+    ) throws(GatewayError) -> Int {
+        var ended = 0
         do {
-            let now = Date()
             for original in try originals(ofHandle: handle, store: store) {
-                let count = try endPurchases(of: original, at: now, source: source)
+                let count = try endPurchases(of: original, at: time, source: source)
+                ended += count
                 if count > 0 {
                     context.logger.info(
                         "the store says a purchase is over; recorded as ended",
@@ -24,5 +27,6 @@ extension PurchaseLedger {
         } catch {
             throw error.answer("the ledger could not record a purchase's end", logger: context.logger)
         }
+        return ended
     }
 }

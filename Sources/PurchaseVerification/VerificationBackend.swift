@@ -24,6 +24,13 @@ package protocol VerificationBackend: Sendable {
     /// route would receive it, for a backfill to record through the same path; nil when this backend cannot
     /// list them. Throws like `verify` when the store cannot answer now. Defaults to nil.
     func notificationHistory(from start: Date, to end: Date, context: RequestContext) throws -> [[UInt8]]?
+    /// The purchases the store voided between `start` and `end` (refunds and chargebacks it tells of in a list
+    /// rather than, or as well as, in notifications), for a backfill to end; nil when this backend cannot list
+    /// them. Throws like `verify` when the store cannot answer now. Defaults to nil.
+    func voidedPurchases(from start: Date, to end: Date, context: RequestContext) throws -> [VoidedPurchase]?
+    /// How often a serving gateway asks the store for the purchases it voided (``voidedPurchases(from:to:context:)``),
+    /// or nil for never. Defaults to nil.
+    var voidedPurchasesPollInterval: TimeInterval? { get }
     /// Whether a gateway starting should backfill the notifications this backend lists
     /// (``notificationHistory(from:to:context:)``) since the ledger's last one. Defaults to false.
     var backfillsNotificationsAtStart: Bool { get }
@@ -54,6 +61,10 @@ extension VerificationBackend {
     package func notificationHistory(from start: Date, to end: Date, context: RequestContext) throws -> [[UInt8]]? {
         nil
     }
+    package func voidedPurchases(from start: Date, to end: Date, context: RequestContext) throws -> [VoidedPurchase]? {
+        nil
+    }
+    package var voidedPurchasesPollInterval: TimeInterval? { nil }
     package var backfillsNotificationsAtStart: Bool { false }
     package func storeView(of query: SupportQuery, context: RequestContext) throws -> StorePurchases? { nil }
     package var lastUpstreamError: String? { nil }

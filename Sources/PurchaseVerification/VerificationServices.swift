@@ -88,9 +88,16 @@ package final class VerificationServices: Sendable {
             evidence: DeliveryEvidence(ledger: ledger, catalog: catalog), followUps: StoreFollowUps(ledger: ledger),
             logger: logger,
             metricsFactory: metricsFactory, nextRequestId: nextRequestId)
+        let backfiller = backfiller
         background.works.withLock { running in
             guard running.isEmpty else { return }
             running = stores.backends.compactMap { $0.startBackgroundWork(services) }
+            running += stores.backends.compactMap { backend in
+                backend.voidedPurchasesPollInterval.map { interval in
+                    VoidedPurchasePoll(
+                        backend, every: interval, backfiller: backfiller, logger: logger, nextRequestId: nextRequestId)
+                }
+            }
         }
     }
 

@@ -12,9 +12,16 @@ extension StoreGateCLI {
         guard let (service, context) = verificationService(configFile, command: command) else { return 1 }
         do {
             let result = try service.backfiller.backfillNotifications(from: start, to: end, context: context)
+            let notifications = result.listed - result.voided
             print(
-                "\(result.listed) notifications sent from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601)): "
-                    + "\(result.recorded) recorded, \(result.duplicates) already recorded, \(result.refused) refused")
+                "\(notifications) notifications sent from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601)): "
+                    + "\(result.recorded - result.voidedEnded) recorded, \(result.duplicates - (result.voided - result.voidedEnded)) "
+                    + "already recorded, \(result.refused) refused")
+            if result.voided > 0 || notifications == 0 {
+                print(
+                    "\(result.voided) voided purchases listed: \(result.voidedEnded) ended, "
+                        + "\(result.voided - result.voidedEnded) ended before or never sold here")
+            }
             return result.refused == 0 ? 0 : 1
         } catch {
             return failed(command, "\(error)")

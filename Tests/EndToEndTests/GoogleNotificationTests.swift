@@ -163,5 +163,80 @@ extension EndToEnd {
             #expect(nothing.status == 400)
             #expect(nothing.text.contains("of no kind Google documents"), "\(nothing.text)")
         }
+
+        /// A refund Google never pushed (the gateway was down, the subscription misconfigured) is found in Google's
+        /// voided purchases by `storegate notifications backfill`, subscriptions included (`type=1`), across pages,
+        /// and ends the purchase at the time Google voided it; a second run changes nothing.
+        @Test func aRefundMissedWhileTheGatewayWasDownIsFoundByTheBackfill() throws {
+            let gateway = try VerifyDeployment(google: [:])
+            defer { gateway.stop() }
+            let (issue, monthly) = ("GPA.3300-0000-0000-00030", "GPA.3300-0000-0000-00031..0")
+            try gateway.appStore.addGoogle([
+                GooglePlay.purchase("tok-e2e-missed", SampleContent.issueId, ["order_id": issue]),
+                GooglePlay.purchase(
+                    "tok-e2e-missed-sub", SampleContent.monthlyId,
+                    ["subscription": true, "order_id": monthly, "expires_in_s": 86_400 * 20]),
+            ])
+            let bought = try gateway.deployment.request(
+                "/v1/verify", method: "POST", body: GooglePlay.body("tok-e2e-missed"))
+            let download = try #require(bought.downloadToken(for: SampleContent.issueId), "\(bought.text)")
+            let subscribed = try gateway.deployment.request(
+                "/v1/verify", method: "POST",
+                body: GooglePlay.body("tok-e2e-missed-sub", product: SampleContent.monthlyId))
+            #expect(subscribed.status == 200, "\(subscribed.text)")
+            // Google voids both (ten and five minutes from now, by its clock); no push reaches the gateway. Other
+            // voided purchases, never recorded here, fill two pages of Google's list.
+            var voided = [
+                GooglePlay.purchase("tok-e2e-missed", SampleContent.issueId, ["order_id": issue, "voided_at_s": -600]),
+                GooglePlay.purchase(
+                    "tok-e2e-missed-sub", SampleContent.monthlyId,
+                    ["subscription": true, "order_id": monthly, "expires_in_s": 86_400 * 20, "voided_at_s": -300]),
+            ]
+            voided += (0..<1100).map { index in
+                GooglePlay.purchase("tok-e2e-elsewhere-\(index)", SampleContent.issueId, ["voided_at_s": -900])
+            }
+            try gateway.appStore.addGoogle(voided)
+            let run = try NotificationBackfill.backfill(gateway, ["--since", "2d"])
+            #expect(run.status == 0, "\(run.output)\(run.errors)")
+            #expect(run.output.contains("1102 voided purchases listed: 2 ended"), "\(run.output)")
+            #expect(try gateway.appStore.googleCalls()["purchases.voidedpurchases.list"] == 2, "two pages")
+            let refused = try gateway.download(SampleContent.issueId, token: download)
+            #expect(refused.status == 403, "\(refused.text)")
+            let ledger = try SQLiteLedger(path: gateway.ledgerPath)
+            let ended = try ledger.purchases(environment: "Production", originalTransactionId: Self.original(issue))
+            let endedAt = try #require(ended.first?.cancellationDate)
+            #expect(abs(endedAt.timeIntervalSinceNow + 600) < 120, "ended when Google voided it: \(endedAt)")
+            let subscription = try ledger.purchases(
+                environment: "Production", originalTransactionId: "google-play:\(Self.package):GPA.3300-0000-0000-00031"
+            )
+            #expect(subscription.allSatisfy { $0.cancellationDate != nil } && !subscription.isEmpty, "\(subscription)")
+
+            let again = try NotificationBackfill.backfill(gateway, ["--since", "2d"])
+            #expect(again.output.contains("1102 voided purchases listed: 0 ended"), "\(again.output)")
+            // Google keeps 30 days of them: a longer backfill asks for 30 days, not more.
+            let longer = try NotificationBackfill.backfill(gateway, ["--since", "90d"])
+            #expect(longer.status == 0, "\(longer.output)\(longer.errors)")
+        }
+
+        /// With `voided_purchases_poll_s`, a serving gateway finds a refund no push told it of by itself.
+        @Test func aServingGatewayPollsGooglesVoidedPurchases() throws {
+            let gateway = try VerifyDeployment(google: ["voided_purchases_poll_s": "1"])
+            defer { gateway.stop() }
+            let order = "GPA.3300-0000-0000-00032"
+            try gateway.appStore.addGoogle([
+                GooglePlay.purchase("tok-e2e-polled", SampleContent.issueId, ["order_id": order])
+            ])
+            let bought = try gateway.deployment.request(
+                "/v1/verify", method: "POST", body: GooglePlay.body("tok-e2e-polled"))
+            let download = try #require(bought.downloadToken(for: SampleContent.issueId), "\(bought.text)")
+            try gateway.appStore.addGoogle([
+                GooglePlay.purchase("tok-e2e-polled", SampleContent.issueId, ["order_id": order, "voided_at_s": -60])
+            ])
+            #expect(
+                ManagedProcess.poll(for: .seconds(20)) {
+                    (try? gateway.download(SampleContent.issueId, token: download).status) == 403
+                })
+            #expect(gateway.logs.contains("voided purchases polled"), "the poll says what it ended")
+        }
     }
 }

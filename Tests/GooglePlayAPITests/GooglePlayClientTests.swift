@@ -23,7 +23,8 @@ import Testing
             methods = {}
             def walk(resource):
                 for method in resource.get("methods", {}).values():
-                    methods[method["id"]] = [method["httpMethod"], method["flatPath"]]
+                    query = sorted(n for n, p in method.get("parameters", {}).items() if p.get("location") == "query")
+                    methods[method["id"]] = [method["httpMethod"], method["flatPath"]] + query
                 for child in resource.get("resources", {}).values():
                     walk(child)
             walk(json.load(open(path)))
@@ -32,7 +33,8 @@ import Testing
         let methods = try #require(try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: [String]])
         for endpoint in GooglePlayEndpoint.allCases {
             let described = try #require(methods["androidpublisher." + endpoint.rawValue], "\(endpoint)")
-            #expect(described == [endpoint.method.rawValue, endpoint.pathTemplate], "\(endpoint)")
+            #expect(Array(described.prefix(2)) == [endpoint.method.rawValue, endpoint.pathTemplate], "\(endpoint)")
+            #expect(Set(endpoint.queryParameters).isSubset(of: described.dropFirst(2)), "\(endpoint)")
         }
     }
 
