@@ -31,6 +31,7 @@ package final class GooglePushAuthenticator: Sendable {
     }
 
     private static let refetchPause: Duration = .seconds(60)
+    private static let keysLifetime: Duration = .seconds(86_400)
 
     private let audience: String
     private let email: String
@@ -83,17 +84,23 @@ package final class GooglePushAuthenticator: Sendable {
     }
 
     /// The keys, holding `kid`: the ones known, or fetched again when they lack it and the last fetch was over
-    /// a minute ago.
+    /// a minute ago, or when they are a day old (a key Google withdrew stops counting; if Google cannot be reached
+    /// then, the keys held are used).
     private func collection(
         naming kid: String, deadline: ContinuousClock.Instant, logger: Logger
     ) throws(GooglePlayFailure) -> JWTKeyCollection {
         let (current, fetch) = known.withLock { known -> (JWTKeyCollection?, Bool) in
-            if let keys = known.keys, known.kids.contains(kid) { return (keys, false) }
-            let due = known.fetchedAt.map { $0.duration(to: .now) >= Self.refetchPause } ?? true
+            let age = known.fetchedAt.map { $0.duration(to: .now) }
+            if let keys = known.keys, known.kids.contains(kid) {
+                guard let age, age >= Self.keysLifetime else { return (keys, false) }
+                known.fetchedAt = .now
+                return (keys, true)
+            }
+            let due = age.map { $0 >= Self.refetchPause } ?? true
             if due { known.fetchedAt = .now }
             return (nil, due)
         }
-        if let current { return current }
+        if let current, !fetch { return current }
         guard fetch else {
             // A key Google may have just started signing with: Pub/Sub delivers the push again after the pause.
             throw GooglePlayFailure(
@@ -101,11 +108,30 @@ package final class GooglePushAuthenticator: Sendable {
                 "the token names a key Google's push keys lacked, or could not be had, a moment ago",
                 retryAfter: Self.refetchPause)
         }
-        let document: [UInt8]
+        do {
+            let (keys, kids) = try Self.keys(fetchDocument(deadline: deadline, logger: logger))
+            known.withLock { known in
+                known.keys = keys
+                known.kids = kids
+            }
+            return keys
+        } catch {
+            guard let current else { throw error }
+            logger.warning(
+                "Google's push keys could not be fetched again; the ones fetched a day ago are used",
+                metadata: ["reason": "\(error.reason)"])
+            return current
+        }
+    }
+
+    /// The JWKS document: the file's, or fetched from the URL now.
+    private func fetchDocument(deadline: ContinuousClock.Instant, logger: Logger) throws(GooglePlayFailure)
+        -> [UInt8]
+    {
         switch source {
-        case .document(let bytes): document = bytes
+        case .document(let bytes): return bytes
         case .url(let url):
-            document = try http.send(
+            return try http.send(
                 "push_keys", what: "Google's push keys", deadline: deadline, logger: logger,
                 make: { () throws(GooglePlayFailure) in
                     do {
@@ -120,12 +146,6 @@ package final class GooglePushAuthenticator: Sendable {
                         : .failure(GooglePlayFailure(.unavailable, "Google's push keys answered \(status)"))
                 })
         }
-        let (keys, kids) = try Self.keys(document)
-        known.withLock { known in
-            known.keys = keys
-            known.kids = kids
-        }
-        return keys
     }
 
     /// The RS256 keys of the JWKS `document` as jwt-kit's keys, and their ids. Each key is read on its own (one

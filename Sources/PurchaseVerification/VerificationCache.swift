@@ -31,6 +31,8 @@ package final class VerificationCache<Key: Hashable & Sendable, Verdict: Sendabl
         var entries: [Key: Entry] = [:]
         var cost = 0
         var flights: [Key: Flight] = [:]
+        /// Keys forgotten while their flight was in the air: what it brings back is from before, and not kept.
+        var forgotten: Set<Key> = []
         /// Eviction order, oldest first from `head`: one record per entry, re-queued when the entry was
         /// used since (so eviction is amortised O(1), least recently used first); stale records are skipped.
         var order: [(key: Key, stamp: UInt64)] = []
@@ -81,16 +83,21 @@ package final class VerificationCache<Key: Hashable & Sendable, Verdict: Sendabl
             }
             state.write { state in
                 state.flights[key] = nil
-                if case .success(let (verdict, cost)) = result { store(verdict, cost: cost, for: key, in: &state) }
+                let stale = state.forgotten.remove(key) != nil
+                if case .success(let (verdict, cost)) = result, !stale {
+                    store(verdict, cost: cost, for: key, in: &state)
+                }
             }
             flight.finish(result.map(\.0))
             return (try result.get().0, false)
         }
     }
 
-    /// Drops `key`'s verdict (the store said it changed): the next lookup computes it again.
+    /// Drops `key`'s verdict (the store said it changed): the next lookup computes it again, and a computation
+    /// already under way is not kept (it may have read the store before the change).
     package func forget(_ key: Key) {
         state.write { state in
+            if state.flights[key] != nil { state.forgotten.insert(key) }
             guard let entry = state.entries.removeValue(forKey: key) else { return }
             state.cost -= entry.cost
         }

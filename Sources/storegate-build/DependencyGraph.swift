@@ -1,10 +1,11 @@
 import Foundation
 
-/// Where a package's build takes each package from outside, by identity: its `Package.resolved`. Only packages
-/// from a repository or a registry are pinned there; one taken from a folder is not.
+/// Where a package's build takes each package from outside, by identity: its `Package.resolved` (only packages
+/// from a repository or a registry are pinned there; one taken from a folder is not), or the tree SwiftPM
+/// resolved, folders included.
 struct DependencyGraph {
-    /// Each pinned package's location.
-    let locations: [String: String]
+    /// Each package's locations (more than one when packages of one identity come from different places).
+    let locations: [String: Set<String>]
 
     /// The pins of the package at `folder`, resolved first: a `Package.resolved` left by a build with another
     /// manifest may lack a pin its own manifest needs (a twenty-ninth reviewer found the checkout's had lost
@@ -25,11 +26,34 @@ struct DependencyGraph {
         else {
             throw BuildProblem("\(folder.path) has no Package.resolved after resolving its packages")
         }
-        var locations: [String: String] = [:]
+        var locations: [String: Set<String>] = [:]
         for pin in resolved["pins"] as? [[String: Any]] ?? [] {
             if let identity = pin["identity"] as? String, let location = pin["location"] as? String {
-                locations[identity] = location
+                locations[identity, default: []].insert(location)
             }
+        }
+        self.locations = locations
+    }
+
+    /// The tree SwiftPM resolved for the package at `folder`, as `swift package show-dependencies` shows it: a
+    /// package from a folder by its path. Its `Package.resolved` is not enough: where packages of one identity
+    /// conflict (a module package's own `swift-log` folder beside storegate's), SwiftPM pinned the repository
+    /// there and built the folder, depending on the order it met them in (the checkout's folder name decided it).
+    init(resolvedTreeOf folder: URL) throws {
+        let shown = try Subprocess.run(
+            "swift", ["package", "--package-path", folder.path, "show-dependencies", "--format", "json"])
+        guard shown.status == 0,
+            let tree = try? JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any]
+        else {
+            throw BuildProblem("cannot read the packages of \(folder.path):\n\(shown.errors)")
+        }
+        var locations: [String: Set<String>] = [:]
+        var pending = tree["dependencies"] as? [[String: Any]] ?? []
+        while let package = pending.popLast() {
+            if let identity = package["identity"] as? String, let url = package["url"] as? String {
+                locations[identity, default: []].insert(url)
+            }
+            pending += package["dependencies"] as? [[String: Any]] ?? []
         }
         self.locations = locations
     }
@@ -49,9 +73,11 @@ struct DependencyGraph {
     /// identity, so a module package's own `swift-crypto` (a folder so named, a fork) would be built for storegate
     /// too, and SwiftPM only warns (a twenty-eighth reviewer's read every secret through a forked `SymmetricKey`).
     func check(against storegate: DependencyGraph) throws {
-        for (identity, location) in storegate.locations.sorted(by: { $0.key < $1.key }) {
-            let here = locations[identity]
-            guard let here, Self.normalized(here) == Self.normalized(location) else {
+        for (identity, places) in storegate.locations.sorted(by: { $0.key < $1.key }) {
+            guard let location = places.first else { continue }
+            let elsewhere = (locations[identity] ?? []).filter { Self.normalized($0) != Self.normalized(location) }
+            guard elsewhere.isEmpty, locations[identity] != nil else {
+                let here = elsewhere.sorted().first.map { $0.hasPrefix("/") ? "a local folder" : $0 }
                 throw BuildProblem(
                     "storegate builds with \(identity) from \(location); a module package names another package of "
                         + "that name (\(here ?? "a local folder")), which SwiftPM would build in its place, for "

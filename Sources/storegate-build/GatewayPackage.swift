@@ -77,7 +77,7 @@ struct GatewayPackage {
     func build(configuration: String) throws -> URL {
         let storegateGraph = try DependencyGraph(of: checkout.folder, scratch: pins)
         try storegateGraph.refuseStandIns(among: modules)
-        try DependencyGraph(of: folder).check(against: storegateGraph)
+        try DependencyGraph(resolvedTreeOf: folder).check(against: storegateGraph)
         let arguments = ["build", "--package-path", folder.path, "-c", configuration, "--product", Self.executable]
         guard try Subprocess.stream("swift", arguments) == 0 else {
             throw BuildProblem(

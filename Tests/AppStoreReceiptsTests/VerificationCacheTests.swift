@@ -1,9 +1,9 @@
 import Foundation
+import PurchaseVerification
 import Synchronization
 import Testing
 
 @testable import AppStoreReceipts
-import PurchaseVerification
 
 @Suite struct VerificationCacheTests {
     let deadline = ContinuousClock.now + .seconds(10)
@@ -45,6 +45,27 @@ import PurchaseVerification
         #expect(callers.wait(timeout: .now() + 30) == .success)
         #expect(computations.withLock { $0 } == 1)
         #expect(fromCache.withLock { $0 } == 15)
+    }
+
+    /// The store said a verdict changed (a push): a kept verdict is dropped, and one being computed while it was
+    /// said is not kept either (it may have read the store before the change).
+    @Test func aForgottenKeyIsComputedAgainEvenWhenForgottenMidComputation() throws {
+        let cache = Self.cache(ttl: .seconds(60), maxBytes: 1 << 20)
+        let calls = Mutex(0)
+        func look(during: () -> Void = {}) throws -> Bool {
+            try cache.verdict(for: digest("r"), deadline: deadline) { () throws(UpstreamFailure) in
+                calls.withLock { $0 += 1 }
+                during()
+                return (Self.verified, cost: 100)
+            }.cached
+        }
+        #expect(try look() == false)
+        #expect(try look() == true)
+        cache.forget(digest("r"))
+        #expect(try look(during: { cache.forget(digest("r")) }) == false)
+        #expect(try look() == false, "what was computed while forgotten was not kept")
+        #expect(try look() == true)
+        #expect(calls.withLock { $0 } == 3)
     }
 
     @Test func failuresAreSharedButNeverKept() {
