@@ -1,47 +1,24 @@
 import Foundation
 
-/// Where a package's build takes each package from outside, by identity: its `Package.resolved` (only packages
-/// from a repository or a registry are pinned there; one taken from a folder is not), or the tree SwiftPM
-/// resolved, folders included.
+/// Where a package's build takes each package from outside, by identity: the tree SwiftPM resolves for it,
+/// folders included.
 struct DependencyGraph {
     /// Each package's locations (more than one when packages of one identity come from different places).
     let locations: [String: Set<String>]
 
-    /// The pins of the package at `folder`, resolved first: a `Package.resolved` left by a build with another
-    /// manifest may lack a pin its own manifest needs (a twenty-ninth reviewer found the checkout's had lost
-    /// swift-nio-ssl's, so a module package's copy of it passed), and resolving puts back what the manifest says.
+    /// The tree SwiftPM resolves for the package at `folder`, as `swift package show-dependencies` shows it (a
+    /// package from a folder by its path), resolved first. Not its `Package.resolved`: a build with another
+    /// manifest may have left it without a pin its own manifest needs (a twenty-ninth reviewer's checkout had lost
+    /// swift-nio-ssl's), and resolving did not always put it back; and where packages of one identity conflict (a
+    /// module package's own `swift-log` folder beside storegate's), SwiftPM pinned the repository and built the
+    /// folder, depending on the order it met them in (the checkout's folder name decided it).
     /// With `scratch`, SwiftPM resolves there instead of the package's own build folder, whose lock a build or
     /// `swift test` of the checkout holds for as long as it runs.
-    init(of folder: URL, scratch: URL? = nil) throws {
-        let resolved = try Subprocess.run(
+    init(resolvedTreeOf folder: URL, scratch: URL? = nil) throws {
+        let shown = try Subprocess.run(
             "swift",
             ["package", "--package-path", folder.path] + (scratch.map { ["--scratch-path", $0.path] } ?? [])
-                + ["resolve"])
-        guard resolved.status == 0 else {
-            throw BuildProblem("cannot resolve the packages of \(folder.path):\n\(resolved.errors)")
-        }
-        let file = folder.appending(path: "Package.resolved")
-        guard let data = FileManager.default.contents(atPath: file.path),
-            let resolved = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else {
-            throw BuildProblem("\(folder.path) has no Package.resolved after resolving its packages")
-        }
-        var locations: [String: Set<String>] = [:]
-        for pin in resolved["pins"] as? [[String: Any]] ?? [] {
-            if let identity = pin["identity"] as? String, let location = pin["location"] as? String {
-                locations[identity, default: []].insert(location)
-            }
-        }
-        self.locations = locations
-    }
-
-    /// The tree SwiftPM resolved for the package at `folder`, as `swift package show-dependencies` shows it: a
-    /// package from a folder by its path. Its `Package.resolved` is not enough: where packages of one identity
-    /// conflict (a module package's own `swift-log` folder beside storegate's), SwiftPM pinned the repository
-    /// there and built the folder, depending on the order it met them in (the checkout's folder name decided it).
-    init(resolvedTreeOf folder: URL) throws {
-        let shown = try Subprocess.run(
-            "swift", ["package", "--package-path", folder.path, "show-dependencies", "--format", "json"])
+                + ["show-dependencies", "--format", "json"])
         guard shown.status == 0,
             let tree = try? JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any]
         else {

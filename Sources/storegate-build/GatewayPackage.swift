@@ -75,7 +75,7 @@ struct GatewayPackage {
 
     /// Builds the executable, once every package storegate builds with comes from where storegate says; its binary.
     func build(configuration: String) throws -> URL {
-        let storegateGraph = try DependencyGraph(of: checkout.folder, scratch: pins)
+        let storegateGraph = try DependencyGraph(resolvedTreeOf: checkout.folder, scratch: pins)
         try storegateGraph.refuseStandIns(among: modules)
         try DependencyGraph(resolvedTreeOf: folder).check(against: storegateGraph)
         let arguments = ["build", "--package-path", folder.path, "-c", configuration, "--product", Self.executable]
