@@ -26,6 +26,8 @@ extension GooglePlayBackend {
                 context.logger.warning("a Google Play push was refused", metadata: ["reason": "\(error.reason)"])
                 throw GatewayError.googlePushRefused
             }
+            context.logger.warning(
+                "a Google Play push could not be checked now", metadata: ["reason": "\(error.reason)"])
             throw GatewayError.google(error)
         }
         let push: GooglePlayPush
@@ -50,7 +52,7 @@ extension GooglePlayBackend {
         return StoreNotification(
             uuid: uuid, environment: purchases?.environment ?? "Production", type: type, subtype: nil,
             reinstates: false, bundleId: push.packageName, transactions: purchases?.transactions ?? [],
-            followUps: purchases?.followUps ?? [], handles: purchases?.handles ?? [], ended: ended)
+            followUps: purchases?.followUps ?? [], handles: purchases?.handles ?? [], ended: ended, readFromStore: true)
     }
 
     /// The notification's type as recorded, and the purchase it names, with its kind (none for a test, or a

@@ -90,10 +90,12 @@ package struct GooglePlayPush: Sendable, Equatable {
         return token
     }
 
-    /// Google writes int64 fields as JSON strings and int32 ones as numbers; either is read.
+    /// Google writes int64 fields as JSON strings and int32 ones as numbers; either is read, when whole and in
+    /// range (no number that only a double holds).
     private static func integer(_ value: Any?) -> Int? {
         if let text = value as? String { return Int(text) }
-        return (value as? NSNumber).map(\.intValue)
+        guard let number = value as? NSNumber, let whole = Int(exactly: number.doubleValue) else { return nil }
+        return whole
     }
 
     private static func unreadable(_ reason: String) -> GooglePlayFailure { GooglePlayFailure(.rejected, reason) }

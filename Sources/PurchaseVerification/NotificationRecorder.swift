@@ -63,6 +63,9 @@ package struct NotificationRecorder: Sendable {
         let outcome: NotificationOutcome
         do {
             outcome = try ledger.recordNotification(record) ? .recorded : .duplicate
+            // What the store's API says now is recorded even under an id seen before: whoever sent that id first
+            // (a replayed push token with a made-up message id) must not keep a later refund out.
+            if outcome == .duplicate, notification.readFromStore, !rows.isEmpty { _ = try ledger.record(record.batch) }
         } catch {
             throw error.answer("the ledger could not record a notification", logger: context.logger)
         }

@@ -27,13 +27,17 @@ package struct StoreNotification: Sendable {
     /// The purchases the store says are over for good, by the store and the handle the ledger knows them by
     /// (Google Play's 410 for a token): ended where the ledger has them.
     package let ended: [(store: String, handle: String)]
+    /// The transactions are what the store's API says now, read on the notification's word (Google Play), not
+    /// what the notification carries: recorded again when the notification's id was seen before.
+    package let readFromStore: Bool
 
     package init(
         uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, bundleId: String?,
         transactions: [PurchaseTransaction], consumptionRequestedAt: Date? = nil, followUps: [StoreFollowUp] = [],
-        handles: [StoreHandle] = [], ended: [(store: String, handle: String)] = []
+        handles: [StoreHandle] = [], ended: [(store: String, handle: String)] = [], readFromStore: Bool = false
     ) {
         self.ended = ended
+        self.readFromStore = readFromStore
         self.consumptionRequestedAt = consumptionRequestedAt
         self.followUps = followUps
         self.handles = handles

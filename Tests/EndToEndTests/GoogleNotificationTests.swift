@@ -70,6 +70,30 @@ extension EndToEnd {
             #expect(!gateway.logs.contains("tok-e2e-void"), "a purchase token is in no log line")
         }
 
+        /// A message id seen first with something else (a genuine push token replayed with a made-up id and a test
+        /// notification) does not keep a later refund under that id out: what Google's API says is recorded even
+        /// when the message is a duplicate. Found by an attacker of the push route.
+        @Test func aMessageIdClaimedFirstDoesNotKeepARefundOut() throws {
+            let gateway = try VerifyDeployment(google: [:])
+            defer { gateway.stop() }
+            let order = "GPA.3300-0000-0000-00024"
+            try gateway.appStore.addGoogle([
+                GooglePlay.purchase("tok-e2e-claimed", SampleContent.issueId, ["order_id": order])
+            ])
+            let bought = try gateway.deployment.request(
+                "/v1/verify", method: "POST", body: GooglePlay.body("tok-e2e-claimed"))
+            let download = try #require(bought.downloadToken(for: SampleContent.issueId), "\(bought.text)")
+            let claim = try gateway.pushGoogle(["testNotification": ["version": "1.0"]], messageId: "7000000011")
+            #expect(claim.json["status"] as? String == "recorded", "\(claim.text)")
+            try gateway.appStore.addGoogle([
+                GooglePlay.purchase(
+                    "tok-e2e-claimed", SampleContent.issueId, ["order_id": order, "state": "CANCELLED"])
+            ])
+            let refund = try gateway.pushGoogle(Self.voided("tok-e2e-claimed", order: order), messageId: "7000000011")
+            #expect(refund.json["status"] as? String == "duplicate", "\(refund.text)")
+            #expect(try gateway.download(SampleContent.issueId, token: download).status == 403)
+        }
+
         /// A push without Pub/Sub's genuine token for the configured subscription is refused before anything is
         /// read or recorded: another key under Google's key id, an expired token, another issuer, an unverified
         /// email, HS256 keyed with the public modulus, no token, another audience, a genuine token of another
