@@ -19,6 +19,13 @@ extension EndToEnd {
 
         static func original(_ order: String) -> String { "google-play:\(package):\(order)" }
 
+        /// `token`, a purchase of the issue under `order`, added to Google's side and verified: its download token.
+        static func bought(_ token: String, order: String, on gateway: VerifyDeployment) throws -> String {
+            try gateway.appStore.addGoogle([GooglePlay.purchase(token, SampleContent.issueId, ["order_id": order])])
+            let bought = try gateway.deployment.request("/v1/verify", method: "POST", body: GooglePlay.body(token))
+            return try #require(bought.downloadToken(for: SampleContent.issueId), "\(bought.text)")
+        }
+
         /// A refund reaches the gateway only as a push: Google's API, read on the push's word, says the purchase
         /// is cancelled, and the download token issued before stops working. The same message again changes
         /// nothing; a push whose word Google's API does not bear out changes nothing either.
@@ -77,12 +84,7 @@ extension EndToEnd {
             let gateway = try VerifyDeployment(google: [:])
             defer { gateway.stop() }
             let order = "GPA.3300-0000-0000-00024"
-            try gateway.appStore.addGoogle([
-                GooglePlay.purchase("tok-e2e-claimed", SampleContent.issueId, ["order_id": order])
-            ])
-            let bought = try gateway.deployment.request(
-                "/v1/verify", method: "POST", body: GooglePlay.body("tok-e2e-claimed"))
-            let download = try #require(bought.downloadToken(for: SampleContent.issueId), "\(bought.text)")
+            let download = try Self.bought("tok-e2e-claimed", order: order, on: gateway)
             let claim = try gateway.pushGoogle(["testNotification": ["version": "1.0"]], messageId: "7000000011")
             #expect(claim.json["status"] as? String == "recorded", "\(claim.text)")
             try gateway.appStore.addGoogle([
@@ -148,12 +150,7 @@ extension EndToEnd {
             let gateway = try VerifyDeployment(google: ["max_attempts": "2"])
             defer { gateway.stop() }
             let order = "GPA.3300-0000-0000-00023"
-            try gateway.appStore.addGoogle([
-                GooglePlay.purchase("tok-e2e-later", SampleContent.issueId, ["order_id": order])
-            ])
-            let bought = try gateway.deployment.request(
-                "/v1/verify", method: "POST", body: GooglePlay.body("tok-e2e-later"))
-            let download = try #require(bought.downloadToken(for: SampleContent.issueId), "\(bought.text)")
+            let download = try Self.bought("tok-e2e-later", order: order, on: gateway)
             try gateway.appStore.addGoogle([
                 GooglePlay.purchase("tok-e2e-later", SampleContent.issueId, ["order_id": order, "state": "CANCELLED"])
             ])
@@ -247,12 +244,7 @@ extension EndToEnd {
             let gateway = try VerifyDeployment(google: ["voided_purchases_poll_s": "1"])
             defer { gateway.stop() }
             let order = "GPA.3300-0000-0000-00032"
-            try gateway.appStore.addGoogle([
-                GooglePlay.purchase("tok-e2e-polled", SampleContent.issueId, ["order_id": order])
-            ])
-            let bought = try gateway.deployment.request(
-                "/v1/verify", method: "POST", body: GooglePlay.body("tok-e2e-polled"))
-            let download = try #require(bought.downloadToken(for: SampleContent.issueId), "\(bought.text)")
+            let download = try Self.bought("tok-e2e-polled", order: order, on: gateway)
             try gateway.appStore.addGoogle([
                 GooglePlay.purchase("tok-e2e-polled", SampleContent.issueId, ["order_id": order, "voided_at_s": -60])
             ])
