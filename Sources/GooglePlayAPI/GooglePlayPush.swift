@@ -13,8 +13,10 @@ package struct GooglePlayPush: Sendable, Equatable {
         /// `voidedPurchaseNotification`: a refund, chargeback or revocation; `productType` 1 is a subscription,
         /// 2 a one-time product.
         case voided(token: String, orderId: String?, productType: Int)
-        /// `pendingRefundReviewNotification`: Google asks for a refund preference and usage evidence.
-        case refundReview(token: String?, orderId: String?, pendingRefundToken: String?)
+        /// `pendingRefundReviewNotification`: Google asks, within 24 hours, for a refund preference and usage
+        /// evidence on the order (`orders.reviewrefund` with the notification's `pendingRefundToken`); `reason` is
+        /// Google's `refundReason` (7, a chargeback, is the only one sent so far). It names no purchase token.
+        case refundReview(orderId: String, pendingRefundToken: String, reason: Int?)
         /// `testNotification`, sent from Play Console.
         case test
     }
@@ -75,9 +77,10 @@ package struct GooglePlayPush: Sendable, Equatable {
                 productType: integer(voided["productType"]) ?? 0)
         }
         if let review = fields["pendingRefundReviewNotification"] as? [String: Any] {
-            return .refundReview(
-                token: review["purchaseToken"] as? String, orderId: review["orderId"] as? String,
-                pendingRefundToken: review["pendingRefundToken"] as? String)
+            guard let orderId = review["orderId"] as? String, !orderId.isEmpty,
+                let pending = review["pendingRefundToken"] as? String, !pending.isEmpty
+            else { throw unreadable("the refund review names no orderId or pendingRefundToken") }
+            return .refundReview(orderId: orderId, pendingRefundToken: pending, reason: integer(review["refundReason"]))
         }
         if fields["testNotification"] is [String: Any] { return .test }
         throw unreadable("the developer notification is of no kind Google documents")

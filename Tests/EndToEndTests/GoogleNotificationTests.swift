@@ -176,6 +176,16 @@ extension EndToEnd {
             let test = try gateway.pushGoogle(["testNotification": ["version": "1.0"]], messageId: "m-test")
             #expect(test.status == 200, "\(test.text)")
             #expect(test.json["status"] as? String == "recorded")
+            // A refund review is recorded (answering it is not built yet), its pending refund token in no log line.
+            let review = try gateway.pushGoogle(
+                [
+                    "pendingRefundReviewNotification": [
+                        "version": "1.0", "orderId": "GPA.3300-0000-0000-00040", "refundReason": 7,
+                        "pendingRefundToken": "pending-refund-secret",
+                    ] as [String: Any]
+                ], messageId: "m-review")
+            #expect(review.json["status"] as? String == "recorded", "\(review.text)")
+            #expect(!gateway.logs.contains("pending-refund-secret"))
             let other = try gateway.pushGoogle(
                 ["packageName": "com.example.other", "testNotification": ["version": "1.0"]], messageId: "m-other")
             #expect(other.status == 422)
