@@ -60,9 +60,9 @@ extension GooglePlayBackend {
     private static func kind(of event: GooglePlayPush.Event) -> (String, (token: String, subscription: Bool)?) {
         switch event {
         case .test: ("TEST", nil)
-        case .oneTimeProduct(let token, let type, _): ("ONE_TIME_PRODUCT_\(type)", (token, false))
+        case .oneTimeProduct(let token, let type): ("ONE_TIME_PRODUCT_\(type)", (token, false))
         case .subscription(let token, let type): ("SUBSCRIPTION_\(type)", (token, true))
-        case .voided(let token, _, let productType): ("VOIDED_PURCHASE", (token, productType == 1))
+        case .voided(let token, let productType): ("VOIDED_PURCHASE", (token, productType == 1))
         case .refundReview: ("PENDING_REFUND_REVIEW", nil)
         }
     }

@@ -7,12 +7,12 @@ package struct GooglePlayPush: Sendable, Equatable {
     /// What the notification is about: exactly one of Google's kinds.
     package enum Event: Sendable, Equatable {
         /// `oneTimeProductNotification`: Google's `notificationType` (1 purchased, 2 canceled).
-        case oneTimeProduct(token: String, type: Int, sku: String?)
+        case oneTimeProduct(token: String, type: Int)
         /// `subscriptionNotification`: Google's `notificationType` (1 recovered … 20 pending purchase canceled).
         case subscription(token: String, type: Int)
         /// `voidedPurchaseNotification`: a refund, chargeback or revocation; `productType` 1 is a subscription,
         /// 2 a one-time product.
-        case voided(token: String, orderId: String?, productType: Int)
+        case voided(token: String, productType: Int)
         /// `pendingRefundReviewNotification`: Google asks, within 24 hours, for a refund preference and usage
         /// evidence on the order (`orders.reviewrefund` with the notification's `pendingRefundToken`); `reason` is
         /// Google's `refundReason` (7, a chargeback, is the only one sent so far). It names no purchase token.
@@ -24,7 +24,6 @@ package struct GooglePlayPush: Sendable, Equatable {
     /// Pub/Sub's id of the message: a redelivery carries the same one.
     package let messageId: String
     package let packageName: String
-    package let eventTime: Date?
     package let event: Event
 
     /// The message of the Pub/Sub push in `body`, unread; nil when `body` is not shaped as a push at all (another
@@ -58,23 +57,18 @@ package struct GooglePlayPush: Sendable, Equatable {
         }
         messageId = id
         self.packageName = packageName
-        eventTime = Self.integer(fields["eventTimeMillis"]).map { Date(timeIntervalSince1970: Double($0) / 1000) }
         event = try Self.event(fields)
     }
 
     private static func event(_ fields: [String: Any]) throws(GooglePlayFailure) -> Event {
         if let product = fields["oneTimeProductNotification"] as? [String: Any] {
-            return .oneTimeProduct(
-                token: try token(product), type: integer(product["notificationType"]) ?? 0,
-                sku: product["sku"] as? String)
+            return .oneTimeProduct(token: try token(product), type: integer(product["notificationType"]) ?? 0)
         }
         if let subscription = fields["subscriptionNotification"] as? [String: Any] {
             return .subscription(token: try token(subscription), type: integer(subscription["notificationType"]) ?? 0)
         }
         if let voided = fields["voidedPurchaseNotification"] as? [String: Any] {
-            return .voided(
-                token: try token(voided), orderId: voided["orderId"] as? String,
-                productType: integer(voided["productType"]) ?? 0)
+            return .voided(token: try token(voided), productType: integer(voided["productType"]) ?? 0)
         }
         if let review = fields["pendingRefundReviewNotification"] as? [String: Any] {
             guard let orderId = review["orderId"] as? String, !orderId.isEmpty,

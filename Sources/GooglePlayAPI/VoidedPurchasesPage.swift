@@ -3,24 +3,16 @@ import Foundation
 /// One page of `purchases.voidedpurchases.list`: the purchases Google voided (refunded, charged back, revoked)
 /// in a period, and the token of the next page, if any.
 package struct VoidedPurchasesPage: Decodable, Sendable, Equatable {
-    /// A voided purchase: its token, order, and when and why Google voided it.
+    /// A voided purchase: its token, and when Google voided it.
     package struct Voided: Decodable, Sendable, Equatable {
         package let purchaseToken: String
-        package let orderId: String?
         package let voidedAt: Date
-        /// Google's `voidedReason` (0 other, 1 remorse, … 7 chargeback, 8 unacknowledged purchase).
-        package let reason: Int?
-        /// Google's `voidedSource` (0 user, 1 developer, 2 Google).
-        package let source: Int?
 
-        enum CodingKeys: String, CodingKey {
-            case purchaseToken, orderId, voidedTimeMillis, voidedReason, voidedSource
-        }
+        enum CodingKeys: String, CodingKey { case purchaseToken, voidedTimeMillis }
 
         package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             purchaseToken = try container.decode(String.self, forKey: .purchaseToken)
-            orderId = try container.decodeIfPresent(String.self, forKey: .orderId)
             // int64 as a JSON string, as Google writes it.
             let millis = try container.decode(String.self, forKey: .voidedTimeMillis)
             guard let value = Int64(millis) else {
@@ -28,8 +20,6 @@ package struct VoidedPurchasesPage: Decodable, Sendable, Equatable {
                     forKey: .voidedTimeMillis, in: container, debugDescription: "not milliseconds")
             }
             voidedAt = Date(timeIntervalSince1970: Double(value) / 1000)
-            reason = try container.decodeIfPresent(Int.self, forKey: .voidedReason)
-            source = try container.decodeIfPresent(Int.self, forKey: .voidedSource)
         }
     }
 
