@@ -35,13 +35,15 @@ public struct SupportHandler: GatewayHandler {
             body: Array(page.html.utf8))
     }
 
-    /// Digits are a transaction id; `grant-` and hex digits a free grant's id; letters and digits an order id;
-    /// anything else neither.
+    /// Digits are a transaction id; `grant-` and hex digits a free grant's id; letters and digits an order id,
+    /// with the dots, dashes and colons of Google's (`GPA.3371-1234-5678-90123..0`, and the ledger's own
+    /// `google-play:com.example.reader:GPA.…`); anything else neither.
     static func query(_ text: String) -> SupportQuery? {
         if text.hasPrefix("grant-"), text.count == 22, text.dropFirst(6).allSatisfy(\.isHexDigit) {
             return .grantId(text)
         }
-        guard (1...64).contains(text.count), text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+        guard (1...200).contains(text.count),
+            text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-_:".contains($0)) })
         else { return nil }
         return text.allSatisfy(\.isNumber) ? .transactionId(text) : .orderId(text)
     }

@@ -21,7 +21,7 @@ package enum AppStoreVerification: VerifierProvider {
         guard setup.isConfigured else { return [] }
         let apple = AppStoreSettings(setup.section)
         setup.declare(ErrorCode.appStore)
-        let serverAPI = serverAPIBackend(setup.section, apple: apple, metricsFactory: setup.metricsFactory)
+        let serverAPI = serverAPIBackend(setup, apple: apple)
         var backends: [any VerificationBackend] = []
         if let serverAPI { backends.append(serverAPI) }
         let online = { VerifyReceiptBackend(settings: apple, metricsFactory: setup.metricsFactory) }
@@ -37,10 +37,10 @@ package enum AppStoreVerification: VerifierProvider {
     }
 
     /// The Server API backend when `apple.server_api` is configured (it needs `root_certificates` to verify
-    /// Apple's signed answers).
-    private static func serverAPIBackend(
-        _ section: ConfigReader, apple: AppStoreSettings, metricsFactory: any MetricsFactory
-    ) -> ServerAPIBackend? {
+    /// Apple's signed answers). It answers consumption requests by `refund_requests`, or by the older
+    /// `apple.consumption` where a config still has it.
+    private static func serverAPIBackend(_ setup: StoreSetup, apple: AppStoreSettings) -> ServerAPIBackend? {
+        let section = setup.section
         guard let api = ServerAPISettings(section, bundleIds: apple.bundleIds, acceptSandbox: apple.acceptSandbox)
         else { return nil }
         guard let verifier = apple.signedData else {
@@ -48,8 +48,10 @@ package enum AppStoreVerification: VerifierProvider {
             return nil
         }
         return ServerAPIBackend(
-            client: ServerAPIClient(settings: api, verifier: verifier, metricsFactory: metricsFactory),
-            settings: apple, consumption: ConsumptionPolicy(section), backfillsAtStart: api.backfillOnStart,
-            metricsFactory: metricsFactory)
+            client: ServerAPIClient(settings: api, verifier: verifier, metricsFactory: setup.metricsFactory),
+            settings: apple,
+            consumption: section.hasSection("consumption")
+                ? RefundRequestPolicy(section.scoped("consumption")) : setup.refundRequests,
+            backfillsAtStart: api.backfillOnStart, metricsFactory: setup.metricsFactory)
     }
 }

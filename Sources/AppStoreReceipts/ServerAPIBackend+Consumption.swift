@@ -4,13 +4,17 @@ import GatewayHandlerAPI
 import PurchaseLedger
 import PurchaseVerification
 
-extension ServerAPIBackend {
-    /// With `apple.consumption`, a serving gateway answers Apple's consumption requests on a thread of its own.
-    func startBackgroundWork(_ services: StoreServices) -> (any BackgroundWork)? {
-        guard consumption != nil else { return nil }
-        let responder = ConsumptionResponder(backend: self, services: services)
+extension ServerAPIBackend: EvidenceAnswerer {
+    /// Apple's ids are the ledger's unqualified ones.
+    var store: String { "app-store" }
+
+    /// With `refund_requests` (or `apple.consumption`), a serving gateway answers Apple's consumption requests on
+    /// a thread of its own.
+    func startBackgroundWork(_ services: StoreServices) -> [any BackgroundWork] {
+        guard consumption != nil else { return [] }
+        let responder = EvidenceResponder(answerer: self, services: services)
         responder.start()
-        return responder
+        return [responder]
     }
 
     /// Send Consumption Information for an App Store request, within Apple's 12-hour window and only with the
@@ -21,14 +25,13 @@ extension ServerAPIBackend {
         guard let consumption, let environment = ServerAPIEnvironment(rawValue: request.environment) else {
             return nil
         }
-        guard Date() < request.requestedAt + ConsumptionPolicy.window else {
+        guard Date() < request.requestedAt + Self.consumptionWindow else {
             return .unanswered(reason: "Apple's 12-hour answer window had passed")
         }
         guard consumption.customerConsented else {
-            return .unanswered(
-                reason: "customers did not consent (apple.consumption.customer_consented); Apple forbids answering")
+            return .unanswered(reason: "customers did not consent (customer_consented); Apple forbids answering")
         }
-        let information = consumption.information(for: facts)
+        let information = Self.information(for: facts, under: consumption)
         do {
             try client.sendConsumption(
                 information, for: request.transactionId, environment: environment, deadline: context.deadline,
@@ -38,5 +41,22 @@ extension ServerAPIBackend {
             throw error.gatewayError(logger: context.logger)
         }
         return .answered(answer: String(decoding: information.json, as: UTF8.self), outcome: "accepted by Apple (202)")
+    }
+
+    /// Apple takes answers within 12 hours of its request.
+    static let consumptionWindow: TimeInterval = 12 * 3_600
+
+    /// The answer for a purchase with `facts`, in Apple's words.
+    static func information(for facts: DeliveryFacts, under policy: RefundRequestPolicy) -> ServerAPIConsumption {
+        let preference: ServerAPIConsumption.RefundPreference? =
+            switch policy.lean(for: facts) {
+            case .decline: .decline
+            case .grant: .grantFull
+            case nil: nil
+            }
+        return ServerAPIConsumption(
+            customerConsented: policy.customerConsented, sampleContentProvided: facts.offersSample,
+            deliveryStatus: facts.delivered ? .delivered : .undeliveredOther,
+            consumptionPercentage: facts.consumedMilliunits, refundPreference: preference)
     }
 }

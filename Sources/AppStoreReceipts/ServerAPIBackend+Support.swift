@@ -10,6 +10,8 @@ extension ServerAPIBackend {
         do {
             switch query {
             case .orderId(let id):
+                // Apple's order ids are letters and digits; another store's (Google's `GPA.…`) is not Apple's to find.
+                guard id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
                 signed = try client.lookUpOrder(id, deadline: context.deadline, logger: context.logger)
             case .transactionId(let id):
                 signed = try client.transactionHistory(id, deadline: context.deadline, logger: context.logger)

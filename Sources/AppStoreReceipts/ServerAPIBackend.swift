@@ -21,7 +21,7 @@ struct ServerAPIBackend: VerificationBackend {
     let client: ServerAPIClient
     let settings: AppStoreSettings
     /// How CONSUMPTION_REQUEST notifications are answered; nil leaves them pending.
-    let consumption: ConsumptionPolicy?
+    let consumption: RefundRequestPolicy?
     /// `apple.server_api.backfill_on_start`.
     let backfillsNotificationsAtStart: Bool
     /// Set with `apple.server_api.set_app_account_token`.
@@ -30,7 +30,7 @@ struct ServerAPIBackend: VerificationBackend {
     private let cacheLookups: CacheLookupCounters
 
     init(
-        client: ServerAPIClient, settings: AppStoreSettings, consumption: ConsumptionPolicy? = nil,
+        client: ServerAPIClient, settings: AppStoreSettings, consumption: RefundRequestPolicy? = nil,
         backfillsAtStart: Bool = false, metricsFactory: any MetricsFactory
     ) {
         self.client = client

@@ -36,8 +36,11 @@ extension SignedTransactionBackend {
         return StoreNotification(
             uuid: uuid, environment: payload.environment, type: type, subtype: fields["subtype"]?.text,
             reinstates: type == "REFUND_REVERSED", bundleId: bundleId, transactions: transactions,
-            consumptionRequestedAt: type == "CONSUMPTION_REQUEST"
-                ? fields["signedDate"]?.integer.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date() : nil)
+            evidenceAsked: type == "CONSUMPTION_REQUEST"
+                ? EvidenceAsked(
+                    store: "app-store",
+                    requestedAt: fields["signedDate"]?.integer.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+                        ?? Date()) : nil)
     }
 
     private struct Envelope: Decodable {

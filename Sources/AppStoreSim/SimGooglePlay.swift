@@ -4,7 +4,8 @@ import Synchronization
 /// Google's side for the gateway's Google Play backend: the OAuth token endpoint (`POST /token`), which checks
 /// the service account's assertion and hands out access tokens, and the Play Developer API's purchases methods
 /// (productsv2, subscriptionsv2, acknowledge, consume), which take only those tokens and answer from fixtures
-/// (`POST /_sim/google/purchases`), and Pub/Sub's signed pushes of developer notifications (``SimGooglePush``).
+/// (`POST /_sim/google/purchases`), `orders.reviewrefund` (the answers it took at `GET /_sim/google/refund-reviews`),
+/// and Pub/Sub's signed pushes of developer notifications (``SimGooglePush``).
 /// It records what it received (`GET /_sim/google/calls`, and a purchase's
 /// state at `GET /_sim/google/purchases/<token>`) and can be told to fail (`POST /_sim/google/steps`).
 public final class SimGooglePlay: Sendable {
@@ -13,6 +14,10 @@ public final class SimGooglePlay: Sendable {
         var tokens: [String: Date] = [:]
         var calls: [String: Int] = [:]
         var steps: [SimGoogleStep] = []
+        /// The refund reviews answered, in order, as JSON objects, each with whether Google kept it (the first
+        /// for its order).
+        var refundReviews: [[UInt8]] = []
+        var reviewedOrders: Set<String> = []
 
         /// The next step for `endpoint`, taken off the list.
         mutating func takeStep(for endpoint: String) -> SimGoogleStep? {
@@ -81,6 +86,10 @@ public final class SimGooglePlay: Sendable {
                     status: 400, body: Array("not {notification, message_id, audience, email[, forgery]}\n".utf8))
             }
             return AppStoreSimulator.Answer(body: Array(data))
+        case ("GET", "/_sim/google/refund-reviews"):
+            let reviews = state.withLock { $0.refundReviews }
+            return AppStoreSimulator.Answer(
+                body: Array("[".utf8) + Array(reviews.joined(separator: Array(",".utf8))) + Array("]".utf8))
         case ("POST", "/_sim/google/steps"):
             guard let steps = try? JSONDecoder().decode([SimGoogleStep].self, from: Data(body)) else {
                 return AppStoreSimulator.Answer(status: 400, body: Array("not a list of steps\n".utf8))
@@ -97,6 +106,9 @@ public final class SimGooglePlay: Sendable {
             }
             if method == "GET", let listing = SimGoogleVoidedListing(path: path) {
                 return voided(listing, authorization: authorization)
+            }
+            if let review = SimGoogleRefundReview(method: method, path: path) {
+                return reviewRefund(review, body: body, authorization: authorization)
             }
             guard let call = SimGoogleCall(method: method, path: path) else { return nil }
             return api(call, authorization: authorization)
@@ -206,6 +218,42 @@ public final class SimGooglePlay: Sendable {
             body: Array((try? JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys])) ?? Data()))
         reply.delayMs = step?.delayMs ?? 0
         return reply
+    }
+
+    /// `orders.reviewrefund`: the order must be one of the app's purchases and the body as Google types it; the
+    /// first answer to an order's review is kept and later ones are taken (200) but ignored, as Google does.
+    private func reviewRefund(
+        _ call: SimGoogleRefundReview, body: [UInt8], authorization: String?
+    ) -> AppStoreSimulator.Answer {
+        let endpoint = "orders.reviewrefund"
+        let (step, issued, orders) = state.withLock { state in
+            state.calls[endpoint, default: 0] += 1
+            let token = authorization.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+            let orders = state.purchases.values.filter { $0.purchase.packageName == call.packageName }
+                .compactMap(\.purchase.orderId)
+            return (state.takeStep(for: endpoint), token.flatMap { state.tokens[$0] }, Set(orders))
+        }
+        if let failure = step?.answer { return failure }
+        guard let issued, issued > Date() else {
+            return Self.error(401, "authError", "Request had invalid authentication credentials.")
+        }
+        guard orders.contains(call.orderId) else {
+            return Self.error(404, "orderNotFound", "The order was not found.")
+        }
+        let review: SimGoogleRefundReview
+        switch call.reading(body) {
+        case .success(let read): review = read
+        case .failure(let refusal): return Self.error(400, "invalid", refusal.message)
+        }
+        let kept = state.withLock { $0.reviewedOrders.insert(call.orderId).inserted }
+        let entry: [String: Any] = [
+            "package_name": review.packageName, "order_id": review.orderId, "body": review.body, "kept": kept,
+        ]
+        let recorded = Array((try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])) ?? Data())
+        state.withLock { $0.refundReviews.append(recorded) }
+        var answer = AppStoreSimulator.Answer(body: Array("{}".utf8))
+        answer.delayMs = step?.delayMs ?? 0
+        return answer
     }
 
     /// Google's error body.

@@ -32,7 +32,7 @@ final class GoogleFollowUps: BackgroundWork, Sendable {
     init(client: GooglePlayClient, api: GoogleAPISettings, services: StoreServices) {
         self.client = client
         self.services = services
-        callDeadline = api.callTimeout * (2 * api.maxAttempts) + .seconds(5)
+        callDeadline = api.backgroundCallDeadline
         lease = Double(callDeadline.components.seconds) + 5
         let factory = services.metricsFactory
         var outcomes: [String: Counter] = [:]

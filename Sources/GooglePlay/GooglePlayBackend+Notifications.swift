@@ -42,9 +42,13 @@ extension GooglePlayBackend {
         let reading = try token.map {
             try current($0.token, subscription: $0.subscription, push: push, context: context)
         }
-        if case .refundReview = push.event {
-            context.logger.warning(
-                "Google asked for a refund review; this gateway does not answer them yet, so Google decides alone")
+        var evidenceAsked: EvidenceAsked?
+        if case .refundReview(let orderId, let pendingRefundToken, _) = push.event {
+            // Google's 24 hours count from its notification; a redelivery must not stretch them.
+            evidenceAsked = EvidenceAsked(
+                store: GooglePlayIds.store, requestedAt: min(push.sentAt ?? Date(), Date()),
+                transactionId: GooglePlayIds.order(orderId, packageName: push.packageName), app: push.packageName,
+                subject: pendingRefundToken)
         }
         let purchases: StorePurchases? = if case .read(let purchases) = reading { purchases } else { nil }
         let ended: [(store: String, handle: String)] =
@@ -52,7 +56,8 @@ extension GooglePlayBackend {
         return StoreNotification(
             uuid: uuid, environment: purchases?.environment ?? "Production", type: type, subtype: nil,
             reinstates: false, bundleId: push.packageName, transactions: purchases?.transactions ?? [],
-            followUps: purchases?.followUps ?? [], handles: purchases?.handles ?? [], ended: ended, readFromStore: true)
+            evidenceAsked: evidenceAsked, followUps: purchases?.followUps ?? [], handles: purchases?.handles ?? [],
+            ended: ended, readFromStore: true)
     }
 
     /// The notification's type as recorded, and the purchase it names, with its kind (none for a test, or a

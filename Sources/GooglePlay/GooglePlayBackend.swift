@@ -27,12 +27,17 @@ final class GooglePlayBackend: VerificationBackend {
     private let cacheLookups: CacheLookupCounters
     /// Checks the pushes of `google.notifications`; nil without the section (pushes are refused).
     let pushes: GooglePushAuthenticator?
+    /// Answers Google's refund reviews under `refund_requests`; nil without it (they are recorded, left pending).
+    private let reviews: GoogleRefundReviews?
 
-    init(client: GooglePlayClient, settings: GooglePlaySettings, catalog: Catalog?, metricsFactory: any MetricsFactory)
-    {
+    init(
+        client: GooglePlayClient, settings: GooglePlaySettings, catalog: Catalog?,
+        refundRequests: RefundRequestPolicy? = nil, metricsFactory: any MetricsFactory
+    ) {
         self.client = client
         self.settings = settings
         self.catalog = catalog
+        reviews = refundRequests.map { GoogleRefundReviews(client: client, api: settings.api, policy: $0) }
         pushes = settings.push.map { push in
             GooglePushAuthenticator(
                 audience: push.audience, email: push.email, keys: push.keys, callTimeout: settings.api.callTimeout,
@@ -51,12 +56,26 @@ final class GooglePlayBackend: VerificationBackend {
 
     var lastUpstreamError: String? { client.lastError }
 
-    /// With `acknowledge` or `consume`, a serving gateway sends the follow-ups on a thread of its own.
-    func startBackgroundWork(_ services: StoreServices) -> (any BackgroundWork)? {
-        guard settings.acknowledge || settings.consume else { return nil }
-        let work = GoogleFollowUps(client: client, api: settings.api, services: services)
-        work.start()
-        return work
+    /// A Google order id (`GPA.…`, a renewal's `GPA.…..1`) as the ledger names it for each app.
+    func ledgerIds(ofOrder orderId: String) -> [String] {
+        settings.packageNames.map { GooglePlayIds.order(orderId, packageName: $0) }
+    }
+
+    /// With `acknowledge` or `consume`, a serving gateway sends the follow-ups on a thread of its own; with
+    /// `refund_requests`, it answers Google's refund reviews on another.
+    func startBackgroundWork(_ services: StoreServices) -> [any BackgroundWork] {
+        var works: [any BackgroundWork] = []
+        if settings.acknowledge || settings.consume {
+            let followUps = GoogleFollowUps(client: client, api: settings.api, services: services)
+            followUps.start()
+            works.append(followUps)
+        }
+        if let reviews {
+            let responder = EvidenceResponder(answerer: reviews, services: services, lease: reviews.lease)
+            responder.start()
+            works.append(responder)
+        }
+        return works
     }
 
     func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {

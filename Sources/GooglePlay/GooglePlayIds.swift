@@ -13,6 +13,13 @@ enum GooglePlayIds {
         "\(store):\(packageName):\(orderId)"
     }
 
+    /// The order id in `id`, the ledger's id of an order of the app `packageName`; nil for another's.
+    static func orderId(of id: String, packageName: String) -> String? {
+        let prefix = order("", packageName: packageName)
+        guard id.hasPrefix(prefix), id.count > prefix.count else { return nil }
+        return String(id.dropFirst(prefix.count))
+    }
+
     /// The purchase a subscription's orders belong to: its first order (`GPA.…`, renewals add `..0`, `..1`).
     static func subscription(_ orderId: String, packageName: String) -> String {
         let base = orderId.range(of: "..").map { String(orderId[..<$0.lowerBound]) } ?? orderId

@@ -20,7 +20,8 @@ package enum GooglePlayVerification: VerifierProvider {
         return [
             GooglePlayBackend(
                 client: GooglePlayClient(settings: settings.api, metricsFactory: setup.metricsFactory),
-                settings: settings, catalog: setup.catalog, metricsFactory: setup.metricsFactory)
+                settings: settings, catalog: setup.catalog, refundRequests: setup.refundRequests,
+                metricsFactory: setup.metricsFactory)
         ]
     }
 }

@@ -16,6 +16,10 @@ package struct GoogleAPISettings: Sendable {
     package var callTimeout: Duration
     /// Calls per request when Google is in trouble (`max_attempts`), bounded by the request's deadline.
     package var maxAttempts: Int
+
+    /// How long one call from background work may take, every attempt and a login each included: a claim on
+    /// the work outlives it, so no other gateway sends what this one still may.
+    package var backgroundCallDeadline: Duration { callTimeout * (2 * maxAttempts) + .seconds(5) }
     /// Calls to the Play Developer API per rolling minute (`calls_per_minute`): Google's default quota is 3,000
     /// a minute per bucket, and the gateway stops short of it instead of running into it.
     package var callsPerMinute: Int

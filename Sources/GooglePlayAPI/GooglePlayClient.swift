@@ -76,6 +76,16 @@ package final class GooglePlayClient: Sendable {
             deadline: deadline, logger: logger)
     }
 
+    /// Tells Google what the developer knows of order `orderId`, whose refund a customer asked for (a pending
+    /// refund review). Google keeps the first answer to a review and takes later ones without a word.
+    package func reviewRefund(
+        packageName: String, orderId: String, review: RefundReview, deadline: ContinuousClock.Instant, logger: Logger
+    ) throws(GooglePlayFailure) {
+        _ = try call(
+            .reviewRefund, ["packageName": packageName, "orderId": orderId], body: review.json, deadline: deadline,
+            logger: logger)
+    }
+
     /// The purchases of the app `packageName` that Google voided between `start` and `end` (subscriptions
     /// included: `type=1`), every page. Google keeps 30 days of them.
     package func voidedPurchases(

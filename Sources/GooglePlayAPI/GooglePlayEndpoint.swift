@@ -11,11 +11,12 @@ package enum GooglePlayEndpoint: String, CaseIterable, Sendable {
     case acknowledgeSubscription = "purchases.subscriptions.acknowledge"
     case consumeProduct = "purchases.products.consume"
     case voidedPurchases = "purchases.voidedpurchases.list"
+    case reviewRefund = "orders.reviewrefund"
 
     package var method: HTTPMethod {
         switch self {
         case .productPurchase, .subscriptionPurchase, .voidedPurchases: .GET
-        case .acknowledgeProduct, .acknowledgeSubscription, .consumeProduct: .POST
+        case .acknowledgeProduct, .acknowledgeSubscription, .consumeProduct, .reviewRefund: .POST
         }
     }
 
@@ -23,6 +24,7 @@ package enum GooglePlayEndpoint: String, CaseIterable, Sendable {
     package var pathTemplate: String {
         let application = "androidpublisher/v3/applications/{packageName}/purchases"
         return switch self {
+        case .reviewRefund: "androidpublisher/v3/applications/{packageName}/orders/{orderId}:reviewrefund"
         case .productPurchase: application + "/productsv2/tokens/{token}"
         case .subscriptionPurchase: application + "/subscriptionsv2/tokens/{token}"
         case .acknowledgeProduct: application + "/products/{productId}/tokens/{token}:acknowledge"

@@ -24,6 +24,8 @@ package struct GooglePlayPush: Sendable, Equatable {
     /// Pub/Sub's id of the message: a redelivery carries the same one.
     package let messageId: String
     package let packageName: String
+    /// When Google sent the notification (`eventTimeMillis`), if it says.
+    package let sentAt: Date?
     package let event: Event
 
     /// The message of the Pub/Sub push in `body`, unread; nil when `body` is not shaped as a push at all (another
@@ -57,6 +59,7 @@ package struct GooglePlayPush: Sendable, Equatable {
         }
         messageId = id
         self.packageName = packageName
+        sentAt = Self.integer(fields["eventTimeMillis"]).map { Date(timeIntervalSince1970: Double($0) / 1000) }
         event = try Self.event(fields)
     }
 
@@ -71,8 +74,8 @@ package struct GooglePlayPush: Sendable, Equatable {
             return .voided(token: try token(voided), productType: integer(voided["productType"]) ?? 0)
         }
         if let review = fields["pendingRefundReviewNotification"] as? [String: Any] {
-            guard let orderId = review["orderId"] as? String, !orderId.isEmpty,
-                let pending = review["pendingRefundToken"] as? String, !pending.isEmpty
+            guard let orderId = review["orderId"] as? String, !orderId.isEmpty, orderId.utf8.count <= 200,
+                let pending = review["pendingRefundToken"] as? String, !pending.isEmpty, pending.utf8.count <= 4096
             else { throw unreadable("the refund review names no orderId or pendingRefundToken") }
             return .refundReview(orderId: orderId, pendingRefundToken: pending, reason: integer(review["refundReason"]))
         }

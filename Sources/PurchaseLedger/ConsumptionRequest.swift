@@ -1,10 +1,13 @@
 import struct Foundation.Date
 
-/// A store's question about a purchase whose refund a customer asked for (the App Store's CONSUMPTION_REQUEST):
-/// recorded with its notification, so it exists once however often the store sends it, then answered once.
+/// A store's question about a purchase whose refund a customer asked for (the App Store's CONSUMPTION_REQUEST,
+/// Google Play's pending refund review): recorded with its notification, so it exists once however often the
+/// store sends it, then answered once by the store module that asked.
 package struct ConsumptionRequest: Sendable, Equatable {
     /// The notification that asked, so a repeat of it asks nothing new.
     package let notificationUUID: String
+    /// The store module that answers it (`app-store`, `google-play`).
+    package let store: String
     package let environment: String
     /// The transaction the customer asked to have refunded.
     package let transactionId: String
@@ -12,14 +15,22 @@ package struct ConsumptionRequest: Sendable, Equatable {
     package let productId: String
     /// When the store asked: its answer window counts from here.
     package let requestedAt: Date
+    /// The app, and the store's handle for its answer (Google's pending refund token), for the store's call:
+    /// kept for it alone, never logged or shown.
+    package let app: String?
+    package let subject: String?
     /// Attempts to answer so far.
     package let attempts: Int
 
     package init(
-        notificationUUID: String, environment: String, transactionId: String, originalTransactionId: String,
-        productId: String, requestedAt: Date, attempts: Int = 0
+        notificationUUID: String, store: String, environment: String, transactionId: String,
+        originalTransactionId: String, productId: String, requestedAt: Date, app: String? = nil,
+        subject: String? = nil, attempts: Int = 0
     ) {
         self.notificationUUID = notificationUUID
+        self.store = store
+        self.app = app
+        self.subject = subject
         self.environment = environment
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -33,7 +44,7 @@ package struct ConsumptionRequest: Sendable, Equatable {
         let requested = LedgerTime.text(requestedAt)
         return [
             notificationUUID, environment, transactionId, originalTransactionId, productId, requested,
-            ConsumptionRequestState.pending.rawValue, "0", requested, nil, nil, nil, nil,
+            ConsumptionRequestState.pending.rawValue, "0", requested, nil, nil, nil, nil, store, app, subject,
         ]
     }
 }

@@ -15,15 +15,23 @@ enum ConsumptionRequestTable {
         """
     }
 
+    /// The columns that let each store module answer its own requests (before them, every request was the App
+    /// Store's).
+    static let storeColumns = """
+        ALTER TABLE consumption_requests ADD COLUMN store TEXT NOT NULL DEFAULT 'app-store';
+        ALTER TABLE consumption_requests ADD COLUMN app TEXT;
+        ALTER TABLE consumption_requests ADD COLUMN subject TEXT;
+        """
+
     /// What ``stored(_:)`` reads, as text, in its order.
     private static let selected = [
         "notification_uuid", "environment", "transaction_id", "original_transaction_id", "product_id", "requested_ms",
-        "attempts", "state", "settled_ms", "answer", "outcome",
+        "attempts", "state", "settled_ms", "answer", "outcome", "store", "app", "subject",
     ].map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
 
-    /// Due, claimed and deferred as work under a lease.
+    /// Due, claimed and deferred as work under a lease, each store's apart.
     static let leased = LeasedRows(
-        table: "consumption_requests", key: "notification_uuid", scope: nil, selected: selected)
+        table: "consumption_requests", key: "notification_uuid", scope: "store", selected: selected)
 
     /// Settles pending request 1 as 2 with answer 3, outcome 4 at 5, counting 6 attempts; returns a row
     /// when it was pending.
@@ -47,15 +55,16 @@ enum ConsumptionRequestTable {
 
     /// A row selected as text, in `selected` order.
     static func stored(_ row: [String?]) -> StoredConsumptionRequest? {
-        guard row.count == 11, let uuid = row[0], let environment = row[1], let transactionId = row[2],
+        guard row.count == 14, let uuid = row[0], let environment = row[1], let transactionId = row[2],
             let original = row[3], let productId = row[4], let requested = LedgerTime.date(row[5]),
-            let attempts = row[6].flatMap(Int.init), let state = row[7].flatMap(ConsumptionRequestState.init)
+            let attempts = row[6].flatMap(Int.init), let state = row[7].flatMap(ConsumptionRequestState.init),
+            let store = row[11]
         else { return nil }
         return StoredConsumptionRequest(
             request: ConsumptionRequest(
-                notificationUUID: uuid, environment: environment, transactionId: transactionId,
-                originalTransactionId: original, productId: productId, requestedAt: requested,
-                attempts: attempts),
+                notificationUUID: uuid, store: store, environment: environment, transactionId: transactionId,
+                originalTransactionId: original, productId: productId, requestedAt: requested, app: row[12],
+                subject: row[13], attempts: attempts),
             state: state, settledAt: LedgerTime.date(row[8]), answer: row[9], outcome: row[10])
     }
 }

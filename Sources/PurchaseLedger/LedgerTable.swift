@@ -41,7 +41,7 @@ package enum LedgerTable: String, Sendable, CaseIterable {
             return [
                 "notification_uuid", "environment", "transaction_id", "original_transaction_id", "product_id",
                 "requested_ms", "state", "attempts", "next_attempt_ms", "claimed_until_ms", "settled_ms", "answer",
-                "outcome",
+                "outcome", "store", "app", "subject",
             ]
         case .backfills:
             return [

@@ -1,10 +1,10 @@
 import Foundation
 
 extension PostgresLedger {
-    package func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
-        -> [ConsumptionRequest]
+    package func claimConsumptionRequests(store: String, now: Date, lease: TimeInterval, limit: Int)
+        throws(LedgerError) -> [ConsumptionRequest]
     {
-        try claim(ConsumptionRequestTable.leased, now: now, lease: lease, limit: limit) {
+        try claim(ConsumptionRequestTable.leased, scope: store, now: now, lease: lease, limit: limit) {
             ConsumptionRequestTable.stored($0)?.request
         }
     }

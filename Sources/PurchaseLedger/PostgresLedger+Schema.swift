@@ -50,6 +50,7 @@ extension PostgresLedger {
         (9, RestoreTable.schema(integer: "BIGINT")),
         (10, StoreFollowUpTable.schema(integer: "BIGINT")),
         (11, StoreHandle.schema(integer: "BIGINT")),
+        (12, ConsumptionRequestTable.storeColumns),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

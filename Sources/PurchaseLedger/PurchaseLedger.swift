@@ -35,10 +35,10 @@ package protocol PurchaseLedger: Sendable {
     /// The purchases recorded for one original transaction, newest period first.
     func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase]
 
-    /// Claims up to `limit` pending consumption requests whose next attempt is due at `now` and that no live
-    /// claim holds, for `lease`: no other caller (thread, process, gateway) gets them until the lease ends or
-    /// they are settled or deferred.
-    func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
+    /// Claims up to `limit` of `store`'s pending consumption requests whose next attempt is due at `now` and that
+    /// no live claim holds, for `lease`: no other caller (thread, process, gateway) gets them until the lease ends
+    /// or they are settled or deferred.
+    func claimConsumptionRequests(store: String, now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
         -> [ConsumptionRequest]
 
     /// Settles a pending request (`answered` or `unanswered`) with the body sent, if any, and the outcome;
@@ -56,7 +56,7 @@ package protocol PurchaseLedger: Sendable {
         -> [StoredConsumptionRequest]
 
     /// Claims up to `limit` of `store`'s pending follow-ups due at `now` that no live claim holds, for `lease`, as
-    /// ``claimConsumptionRequests(now:lease:limit:)`` does.
+    /// ``claimConsumptionRequests(store:now:lease:limit:)`` does.
     func claimFollowUps(store: String, now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
         -> [StoreFollowUp]
 

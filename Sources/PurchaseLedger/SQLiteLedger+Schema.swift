@@ -102,6 +102,9 @@ extension SQLiteLedger {
         migrator.registerMigration("v11 store handles") { db in
             try db.execute(sql: StoreHandle.schema(integer: "INTEGER"))
         }
+        migrator.registerMigration("v12 consumption requests by store") { db in
+            try db.execute(sql: ConsumptionRequestTable.storeColumns)
+        }
         return migrator
     }
 }

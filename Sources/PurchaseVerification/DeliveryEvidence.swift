@@ -3,7 +3,7 @@ import GatewayHandlerAPI
 import PurchaseLedger
 
 /// The ledger's evidence of delivery, for a store that asks what reached a customer who wants a refund (the
-/// App Store's consumption requests): the requests recorded with their notifications, claimed by one gateway
+/// App Store's consumption requests, Google Play's refund reviews): the requests recorded with their notifications, claimed by one gateway
 /// at a time and settled once, and the facts of each purchase's delivery.
 package struct DeliveryEvidence: Sendable {
     private let ledger: any PurchaseLedger
@@ -14,9 +14,11 @@ package struct DeliveryEvidence: Sendable {
         self.catalog = catalog
     }
 
-    /// Claims up to `limit` requests due now, for `lease` (no other gateway gets them meanwhile).
-    package func claimRequests(lease: TimeInterval, limit: Int) throws(LedgerError) -> [ConsumptionRequest] {
-        try ledger.claimConsumptionRequests(now: Date(), lease: lease, limit: limit)
+    /// Claims up to `limit` of `store`'s requests due now, for `lease` (no other gateway gets them meanwhile).
+    package func claimRequests(store: String, lease: TimeInterval, limit: Int) throws(LedgerError)
+        -> [ConsumptionRequest]
+    {
+        try ledger.claimConsumptionRequests(store: store, now: Date(), lease: lease, limit: limit)
     }
 
     /// Settles `request` with the answer sent, if any, and the outcome.

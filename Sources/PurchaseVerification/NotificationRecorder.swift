@@ -45,13 +45,8 @@ package struct NotificationRecorder: Sendable {
         let rows = EntitlementRules.ledgerTransactions(
             notification.transactions, environment: notification.environment, bundleId: notification.bundleId ?? "",
             catalog: catalog)
-        let evidenceRequest = notification.consumptionRequestedAt.flatMap { asked in
-            notification.transactions.first.map { transaction in
-                ConsumptionRequest(
-                    notificationUUID: notification.uuid, environment: notification.environment,
-                    transactionId: transaction.transactionId, originalTransactionId: transaction.originalTransactionId,
-                    productId: transaction.productId, requestedAt: asked)
-            }
+        let evidenceRequest = try notification.evidenceAsked.flatMap { asked in
+            try consumptionRequest(asked, in: notification, context: context)
         }
         let record = LedgerNotification(
             uuid: notification.uuid, environment: notification.environment, type: notification.type,
@@ -80,5 +75,42 @@ package struct NotificationRecorder: Sendable {
                 "uuid": "\(notification.uuid)",
             ])
         return outcome
+    }
+
+    /// The request `asked` records: about the notification's transaction, or about the one the store names,
+    /// which the ledger must know (a store naming an order only, as Google does, asks about a purchase the
+    /// gateway may never have seen; then there is no delivery to tell of, and the store decides alone).
+    private func consumptionRequest(
+        _ asked: EvidenceAsked, in notification: StoreNotification, context: RequestContext
+    ) throws -> ConsumptionRequest? {
+        let request = { (environment: String, transactionId: String, original: String, productId: String) in
+            ConsumptionRequest(
+                notificationUUID: notification.uuid, store: asked.store, environment: environment,
+                transactionId: transactionId, originalTransactionId: original, productId: productId,
+                requestedAt: asked.requestedAt, app: asked.app, subject: asked.subject)
+        }
+        guard let transactionId = asked.transactionId else {
+            return notification.transactions.first.map { transaction in
+                request(
+                    notification.environment, transaction.transactionId, transaction.originalTransactionId,
+                    transaction.productId)
+            }
+        }
+        do {
+            for original in try ledger.originals(of: transactionId) {
+                let stored = try ledger.transactions(
+                    environment: original.environment, originalTransactionId: original.originalTransactionId)
+                if let transaction = stored.first(where: { $0.transactionId == transactionId }) {
+                    return request(
+                        original.environment, transactionId, original.originalTransactionId, transaction.productId)
+                }
+            }
+        } catch {
+            throw error.answer("the ledger could not be read for a refund request", logger: context.logger)
+        }
+        context.logger.warning(
+            "a store asked about a refund of a purchase this gateway never recorded; it decides without an answer",
+            metadata: ["type": "\(notification.type)", "transaction_id": "\(transactionId)"])
+        return nil
     }
 }

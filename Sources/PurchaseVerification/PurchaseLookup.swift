@@ -23,10 +23,10 @@ package struct PurchaseLookup: Sendable {
             // A free grant is this server's alone: no store knows it.
             ids.append(id)
             storeProblem = "not asked: a free grant is this server's, not the store's"
-        case .transactionId(let id):
+        case .transactionId(let id), .orderId(let id):
+            // An order id is the ledger's own for a store that names purchases by their orders (Google Play).
             ids.append(id)
-            fallthrough
-        case .orderId:
+            ids += stores.backends.flatMap { $0.ledgerIds(ofOrder: id) }
             do {
                 for backend in stores.backends where storeView == nil {
                     storeView = try backend.storeView(of: query, context: context)

@@ -23,11 +23,15 @@ package struct StoreBackends: Sendable {
     ) throws {
         // Only the stores the config sets up read credentials: a body for another is not this server's.
         var configured: [any VerifierProvider.Type] = []
+        let refundRequests =
+            config.hasSection(RefundRequestPolicy.section)
+            ? RefundRequestPolicy(config.scoped(RefundRequestPolicy.section)) : nil
         let backends = try providers.flatMap { provider in
             let made = try provider.makeBackends(
                 StoreSetup(
                     section: config.scoped(provider.section), isConfigured: config.hasSection(provider.section),
-                    catalog: catalog, logger: logger, metricsFactory: metricsFactory, declare: declare))
+                    catalog: catalog, logger: logger, metricsFactory: metricsFactory, refundRequests: refundRequests,
+                    declare: declare))
             if !made.isEmpty { configured.append(provider) }
             return made
         }

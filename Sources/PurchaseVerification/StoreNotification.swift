@@ -16,10 +16,10 @@ package struct StoreNotification: Sendable {
     /// The transaction the notification is about: a refund arrives as its cancellation date, a renewal as
     /// its next period.
     package let transactions: [PurchaseTransaction]
-    /// Set when the notification asks what was delivered of its transaction because the customer asked for a
-    /// refund (the App Store's CONSUMPTION_REQUEST): when the store asked. The request is recorded with the
+    /// Set when the notification asks what was delivered of a purchase because the customer asked for a refund
+    /// (the App Store's CONSUMPTION_REQUEST, Google Play's refund review). The request is recorded with the
     /// notification (``DeliveryEvidence``) and answered by the store module's background work.
-    package let consumptionRequestedAt: Date?
+    package let evidenceAsked: EvidenceAsked?
     /// What the store expects to be told about the transactions, and what it knows them by, recorded with them
     /// (a store whose notifications are read back from its API).
     package let followUps: [StoreFollowUp]
@@ -33,12 +33,12 @@ package struct StoreNotification: Sendable {
 
     package init(
         uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, bundleId: String?,
-        transactions: [PurchaseTransaction], consumptionRequestedAt: Date? = nil, followUps: [StoreFollowUp] = [],
+        transactions: [PurchaseTransaction], evidenceAsked: EvidenceAsked? = nil, followUps: [StoreFollowUp] = [],
         handles: [StoreHandle] = [], ended: [(store: String, handle: String)] = [], readFromStore: Bool = false
     ) {
         self.ended = ended
         self.readFromStore = readFromStore
-        self.consumptionRequestedAt = consumptionRequestedAt
+        self.evidenceAsked = evidenceAsked
         self.followUps = followUps
         self.handles = handles
         self.uuid = uuid

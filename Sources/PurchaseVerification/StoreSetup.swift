@@ -16,12 +16,17 @@ package struct StoreSetup: Sendable {
     package let metricsFactory: any MetricsFactory
     /// Makes the `storegate_errors_total` series of the store's error codes (at 0).
     package let declare: @Sendable ([ErrorCode]) -> Void
+    /// How the deployment answers stores that ask what was delivered of a purchase a customer wants refunded
+    /// (`refund_requests`); nil without the section, when such requests are recorded and left pending.
+    package let refundRequests: RefundRequestPolicy?
 
     package init(
         section: ConfigReader, isConfigured: Bool, catalog: Catalog?, logger: Logger,
-        metricsFactory: any MetricsFactory, declare: @escaping @Sendable ([ErrorCode]) -> Void
+        metricsFactory: any MetricsFactory, refundRequests: RefundRequestPolicy? = nil,
+        declare: @escaping @Sendable ([ErrorCode]) -> Void
     ) {
         self.section = section
+        self.refundRequests = refundRequests
         self.isConfigured = isConfigured
         self.catalog = catalog
         self.logger = logger

@@ -37,6 +37,9 @@ package protocol VerificationBackend: Sendable {
     /// The store's current transactions for a support lookup (an order's, or the history of a transaction's
     /// customer), verified; nil when this backend cannot ask. Defaults to nil.
     func storeView(of query: SupportQuery, context: RequestContext) throws -> StorePurchases?
+    /// The ids the ledger may keep the store's order `orderId` under, for a support lookup by an order id as the
+    /// customer's receipt shows it. Defaults to none.
+    func ledgerIds(ofOrder orderId: String) -> [String]
     /// The most recent failure to reach the store, with its time, for `/v1/status`. Defaults to nil.
     var lastUpstreamError: String? { get }
     /// Tells the store module that app account `accountId` now holds the purchase of `transaction` (bound or
@@ -45,9 +48,9 @@ package protocol VerificationBackend: Sendable {
     func purchaseBound(
         _ transaction: PurchaseTransaction, environment: String, to accountId: String,
         context: RequestContext)
-    /// Starts the work this backend does beside requests in a serving gateway, on threads of its own (the App
-    /// Store answers its requests for delivery evidence); nil when it has none. Defaults to nil.
-    func startBackgroundWork(_ services: StoreServices) -> (any BackgroundWork)?
+    /// Starts the work this backend does beside requests in a serving gateway, on threads of its own (answering
+    /// the store's requests for delivery evidence, telling it what it must hear); none by default.
+    func startBackgroundWork(_ services: StoreServices) -> [any BackgroundWork]
 }
 
 extension VerificationBackend {
@@ -67,11 +70,12 @@ extension VerificationBackend {
     package var voidedPurchasesPollInterval: TimeInterval? { nil }
     package var backfillsNotificationsAtStart: Bool { false }
     package func storeView(of query: SupportQuery, context: RequestContext) throws -> StorePurchases? { nil }
+    package func ledgerIds(ofOrder orderId: String) -> [String] { [] }
     package var lastUpstreamError: String? { nil }
     package func purchaseBound(
         _ transaction: PurchaseTransaction, environment: String, to accountId: String, context: RequestContext
     ) {}
-    package func startBackgroundWork(_ services: StoreServices) -> (any BackgroundWork)? { nil }
+    package func startBackgroundWork(_ services: StoreServices) -> [any BackgroundWork] { [] }
 }
 
 /// Work a backend runs beside requests, for as long as its load serves.

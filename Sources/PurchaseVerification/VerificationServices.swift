@@ -91,7 +91,7 @@ package final class VerificationServices: Sendable {
         let backfiller = backfiller
         background.works.withLock { running in
             guard running.isEmpty else { return }
-            running = stores.backends.compactMap { $0.startBackgroundWork(services) }
+            running = stores.backends.flatMap { $0.startBackgroundWork(services) }
             running += stores.backends.compactMap { backend in
                 backend.voidedPurchasesPollInterval.map { interval in
                     VoidedPurchasePoll(

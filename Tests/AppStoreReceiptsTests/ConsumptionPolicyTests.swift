@@ -8,12 +8,23 @@ import Testing
 
 @testable import AppStoreReceipts
 
-/// `apple.consumption`: the answer built from delivery facts under each refund preference.
+/// `apple.consumption` (and `refund_requests`, read the same way): Apple's answer built from delivery facts under
+/// each refund preference.
 @Suite struct ConsumptionPolicyTests {
-    static func policy(_ yaml: String) throws -> (ConsumptionPolicy?, [String]) {
+    static func policy(_ yaml: String) throws -> (Answers?, [String]) {
         let reader = try ConfigReader(yaml: yaml, source: "test", baseDirectory: "/tmp", environment: [:])
-        let policy = ConsumptionPolicy(reader.scoped("apple"))
-        return (policy, reader.problems.map { "\($0)" })
+        let apple = reader.scoped("apple")
+        let policy = apple.hasSection("consumption") ? RefundRequestPolicy(apple.scoped("consumption")) : nil
+        return (policy.map(Answers.init), reader.problems.map { "\($0)" })
+    }
+
+    /// Apple's answers under one policy.
+    struct Answers {
+        let policy: RefundRequestPolicy
+        var customerConsented: Bool { policy.customerConsented }
+        func information(for facts: DeliveryFacts) -> ServerAPIConsumption {
+            ServerAPIBackend.information(for: facts, under: policy)
+        }
     }
 
     static let grant = Delivery(
@@ -48,6 +59,8 @@ import Testing
 
     @Test func withoutTheSectionNothingIsAnsweredAndAWrongPreferenceIsReported() throws {
         #expect(try Self.policy("apple:\n  bundle_ids: [a]").0 == nil)
+        let (shared, _) = try Self.policy("refund_requests: {customer_consented: true}")
+        #expect(shared == nil, "refund_requests is read beside the stores' sections, not as apple's")
         let (policy, problems) = try Self.policy("apple:\n  consumption: {refund_preference: always}")
         #expect(policy?.customerConsented == false)
         #expect(problems.contains { $0.contains("apple.consumption.refund_preference") })

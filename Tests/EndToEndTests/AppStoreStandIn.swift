@@ -103,6 +103,13 @@ final class AppStoreStandIn: @unchecked Sendable {
         return (answer.json["authorization"] as? String, body)
     }
 
+    /// The answers to refund reviews Google's side took, in order: `order_id`, `body`, and `kept` (the first for
+    /// its order; Google ignores later ones).
+    func googleRefundReviews() throws -> [[String: Any]] {
+        let answer = try HTTPClient.request(port: port, path: "/_sim/google/refund-reviews")
+        return (try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [[String: Any]]) ?? []
+    }
+
     /// Calls to Google's side per endpoint.
     func googleCalls() throws -> [String: Int] {
         let answer = try HTTPClient.request(port: port, path: "/_sim/google/calls")

@@ -176,7 +176,7 @@ extension EndToEnd {
             let test = try gateway.pushGoogle(["testNotification": ["version": "1.0"]], messageId: "m-test")
             #expect(test.status == 200, "\(test.text)")
             #expect(test.json["status"] as? String == "recorded")
-            // A refund review is recorded (answering it is not built yet), its pending refund token in no log line.
+            // A refund review of an order never sold here is recorded, its pending refund token in no log line.
             let review = try gateway.pushGoogle(
                 [
                     "pendingRefundReviewNotification": [

@@ -38,6 +38,61 @@ import Testing
         }
     }
 
+    /// A refund review's body names only the fields Google's discovery document gives `OrdersReviewRefundRequest`
+    /// and `ConsumptionUsageEvent`, all of the request's when the facts have them; Google's side takes it; and
+    /// what the ledger records of it holds everything but the pending refund token.
+    @Test func aRefundReviewCarriesTheFieldsGoogleDefinesAndIsTaken() async throws {
+        let printed = try await Python.run(
+            """
+            import json, os, googleapiclient
+            path = os.path.join(os.path.dirname(googleapiclient.__file__), "discovery_cache", "documents", "androidpublisher.v3.json")
+            schemas = json.load(open(path))["schemas"]
+            print(json.dumps({n: sorted(schemas[n]["properties"]) for n in ["OrdersReviewRefundRequest", "ConsumptionUsageEvent"]}))
+            """, arguments: [])
+        let schemas = try #require(try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: [String]])
+        let review = RefundReview(
+            pendingRefundToken: "pending-secret", sampleContentProvided: true, refundPreference: .decline,
+            consumptionPercentageMilliunits: 100_000,
+            usageEvents: [
+                RefundReview.UsageEvent(time: Date(timeIntervalSince1970: 1_790_000_000.25), description: "read")
+            ])
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(review.json)) as? [String: Any])
+        #expect(Set(body.keys) == Set(try #require(schemas["OrdersReviewRefundRequest"])))
+        let event = try #require((body["consumptionUsageEvents"] as? [[String: Any]])?.first)
+        #expect(Set(event.keys).isSubset(of: try #require(schemas["ConsumptionUsageEvent"])))
+        #expect(event["consumptionTime"] as? String == "2026-09-21T14:13:20.250Z")
+        #expect(body["pendingRefundToken"] as? String == "pending-secret")
+        #expect(!review.recordedJSON.contains("pending-secret"))
+        #expect(review.recordedJSON.contains("\"refundPreference\":\"DECLINE\""))
+
+        let test = try GoogleTestAccount()
+        let stand = try GoogleStandIn(test)
+        var purchase = SimGooglePurchase(token: "tok-reviewed", packageName: Self.package, productId: "book.1")
+        purchase.orderId = "GPA.3371-0000-0000-00001"
+        stand.google.add([purchase])
+        let client = try stand.client(test)
+        try await OnThread.value { () throws(GooglePlayFailure) in
+            try client.reviewRefund(
+                packageName: Self.package, orderId: "GPA.3371-0000-0000-00001", review: review,
+                deadline: Self.deadline(), logger: Self.logger)
+        }
+        let unknown = await OnThread.result { () throws(GooglePlayFailure) in
+            try client.reviewRefund(
+                packageName: Self.package, orderId: "GPA.3371-0000-0000-00002", review: review,
+                deadline: Self.deadline(), logger: Self.logger)
+        }
+        guard case .failure(let refused) = unknown else {
+            Issue.record("a review of an order Google does not know was taken")
+            return
+        }
+        #expect(refused.kind == .notFound)
+        let taken = try #require(
+            stand.google.answer(method: "GET", path: "/_sim/google/refund-reviews", authorization: nil, body: []))
+        let reviews = try #require(try JSONSerialization.jsonObject(with: Data(taken.body)) as? [[String: Any]])
+        #expect(reviews.map { $0["order_id"] as? String } == ["GPA.3371-0000-0000-00001"])
+        #expect(reviews.first?["kept"] as? Bool == true)
+    }
+
     @Test func aOneTimePurchaseIsReadAsGoogleAnswersIt() async throws {
         let test = try GoogleTestAccount()
         let stand = try GoogleStandIn(test)

@@ -87,7 +87,7 @@ import Testing
                 evidence: DeliveryEvidence(ledger: ledger, catalog: GooglePlayBackendTests.catalog),
                 followUps: StoreFollowUps(ledger: ledger), logger: Logger(label: "test"),
                 metricsFactory: NOOPMetricsHandler.instance, nextRequestId: { "test" })
-            work = try #require(store.backend.startBackgroundWork(services))
+            work = try #require(store.backend.startBackgroundWork(services).first)
         }
 
         /// Records what `store` vouches for about `token`, as the recorder does, and wakes the work.

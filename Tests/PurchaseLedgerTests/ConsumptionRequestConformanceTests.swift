@@ -6,11 +6,31 @@ import Testing
 /// Consumption requests in every ledger: recorded once with their notification, claimed by one caller at a
 /// time across handles (gateways), deferred with their attempts counted, settled once.
 @Suite struct ConsumptionRequestConformance {
-    static func asking(_ uuid: String, original: String) -> LedgerNotification {
+    static func asking(_ uuid: String, original: String, request: ConsumptionRequest? = nil) -> LedgerNotification {
         LedgerNotification(
             uuid: uuid, environment: "Production", type: "CONSUMPTION_REQUEST", subtype: nil, reinstates: false,
             batch: Sample.batch([Sample.nonConsumable(original, original: original)], source: .notification),
-            consumptionRequest: Sample.consumptionRequest(uuid, original: original))
+            consumptionRequest: request ?? Sample.consumptionRequest(uuid, original: original))
+    }
+
+    /// Each store module claims its own requests only: Apple's responder never sends Google's review to Apple,
+    /// and the store's handle for its answer comes back with the claim.
+    @Test(arguments: LedgerUnderTest.all)
+    func eachStoreClaimsItsOwnRequests(_ subject: LedgerUnderTest) throws {
+        let (ledger, _) = try subject.open()
+        let google = Sample.consumptionRequest(
+            "google-play:7001", original: "google-play:com.example.reader:GPA.1", store: "google-play",
+            app: "com.example.reader", subject: "pending-refund-token")
+        #expect(try ledger.recordNotification(Self.asking("google-play:7001", original: "70", request: google)))
+        #expect(try ledger.recordNotification(Self.asking("n-apple", original: "71")))
+        let now = Date()
+        #expect(
+            try ledger.claimConsumptionRequests(store: "app-store", now: now, lease: 60, limit: 10).map(
+                \.notificationUUID) == ["n-apple"])
+        #expect(try ledger.claimConsumptionRequests(store: "google-play", now: now, lease: 60, limit: 10) == [google])
+        let stored = try ledger.consumptionRequests(
+            environment: "Production", originalTransactionId: "google-play:com.example.reader:GPA.1")
+        #expect(stored.map(\.request) == [google])
     }
 
     @Test(arguments: LedgerUnderTest.all)
@@ -25,13 +45,13 @@ import Testing
         DispatchQueue.concurrentPerform(iterations: 8) { index in
             let claimed =
                 (try? (index.isMultiple(of: 2) ? ledger : other).claimConsumptionRequests(
-                    now: now, lease: 60, limit: 10)) ?? []
+                    store: "app-store", now: now, lease: 60, limit: 10)) ?? []
             claims.withLock { $0 += claimed.map(\.notificationUUID) }
         }
         #expect(claims.withLock { $0 } == ["n-consume"])
-        #expect(try other.claimConsumptionRequests(now: now + 59, lease: 60, limit: 10).isEmpty)
+        #expect(try other.claimConsumptionRequests(store: "app-store", now: now + 59, lease: 60, limit: 10).isEmpty)
         // The claimer died: its lease ends, and another takes the request over.
-        let retaken = try other.claimConsumptionRequests(now: now + 61, lease: 60, limit: 10)
+        let retaken = try other.claimConsumptionRequests(store: "app-store", now: now + 61, lease: 60, limit: 10)
         #expect(retaken == [asking.consumptionRequest])
     }
 
@@ -41,10 +61,10 @@ import Testing
         let other = try reopen()
         #expect(try ledger.recordNotification(Self.asking("n-later", original: "97")))
         let now = Date()
-        #expect(try ledger.claimConsumptionRequests(now: now, lease: 60, limit: 10).count == 1)
+        #expect(try ledger.claimConsumptionRequests(store: "app-store", now: now, lease: 60, limit: 10).count == 1)
         try ledger.deferConsumptionRequest("n-later", until: now + 300, outcome: "HTTP 503")
-        #expect(try other.claimConsumptionRequests(now: now + 299, lease: 60, limit: 10).isEmpty)
-        let due = try other.claimConsumptionRequests(now: now + 300, lease: 60, limit: 10)
+        #expect(try other.claimConsumptionRequests(store: "app-store", now: now + 299, lease: 60, limit: 10).isEmpty)
+        let due = try other.claimConsumptionRequests(store: "app-store", now: now + 300, lease: 60, limit: 10)
         #expect(due.map(\.attempts) == [1])
         let answer = #"{"customerConsented":true,"deliveryStatus":"DELIVERED"}"#
         #expect(
@@ -53,7 +73,8 @@ import Testing
         #expect(
             try ledger.settleConsumptionRequest("n-later", state: .unanswered, answer: nil, outcome: "late", at: now)
                 == false)
-        #expect(try ledger.claimConsumptionRequests(now: now + 86_400, lease: 60, limit: 10).isEmpty)
+        #expect(
+            try ledger.claimConsumptionRequests(store: "app-store", now: now + 86_400, lease: 60, limit: 10).isEmpty)
         let stored = try ledger.consumptionRequests(environment: "Production", originalTransactionId: "97")
         #expect(stored.map(\.state) == [.answered])
         #expect(stored.first?.answer == answer)
@@ -70,7 +91,7 @@ import Testing
             #expect(try ledger.recordNotification(Self.asking("n-\(number)", original: "8\(number)")))
         }
         let now = Date()
-        #expect(try ledger.claimConsumptionRequests(now: now, lease: 60, limit: 2).count == 2)
-        #expect(try ledger.claimConsumptionRequests(now: now, lease: 60, limit: 2).count == 1)
+        #expect(try ledger.claimConsumptionRequests(store: "app-store", now: now, lease: 60, limit: 2).count == 2)
+        #expect(try ledger.claimConsumptionRequests(store: "app-store", now: now, lease: 60, limit: 2).count == 1)
     }
 }

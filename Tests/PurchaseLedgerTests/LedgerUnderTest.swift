@@ -73,12 +73,15 @@ enum Sample {
             batch: batch(transactions, source: .notification))
     }
 
-    /// A consumption request about original transaction `original`, asked a minute ago.
-    static func consumptionRequest(_ uuid: String, original: String) -> ConsumptionRequest {
+    /// `store`'s consumption request about original transaction `original`, asked a minute ago.
+    static func consumptionRequest(
+        _ uuid: String, original: String, store: String = "app-store", app: String? = nil, subject: String? = nil
+    ) -> ConsumptionRequest {
         ConsumptionRequest(
-            notificationUUID: uuid, environment: "Production", transactionId: original,
+            notificationUUID: uuid, store: store, environment: "Production", transactionId: original,
             originalTransactionId: original, productId: "com.example.issue\(original)",
-            requestedAt: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 60).rounded()))
+            requestedAt: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 60).rounded()), app: app,
+            subject: subject)
     }
 
     static func batch(

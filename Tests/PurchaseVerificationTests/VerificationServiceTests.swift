@@ -251,10 +251,10 @@ private final class WriteCountingLedger: PurchaseLedger {
         try base.purchases(environment: environment, originalTransactionId: originalTransactionId)
     }
 
-    func claimConsumptionRequests(now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
+    func claimConsumptionRequests(store: String, now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
         -> [ConsumptionRequest]
     {
-        try base.claimConsumptionRequests(now: now, lease: lease, limit: limit)
+        try base.claimConsumptionRequests(store: store, now: now, lease: lease, limit: limit)
     }
 
     func settleConsumptionRequest(

@@ -3,44 +3,49 @@ import Foundation
 import GatewayHandlerAPI
 import Logging
 import PurchaseLedger
-import PurchaseVerification
 
-/// Answers the App Store's consumption requests (a customer asked for a refund, Apple asks what was
-/// delivered) on a thread of its own: claims the due ones from the ledger's delivery evidence (under a lease,
-/// so that of several gateways one answers each), gathers their delivery facts, lets the Server API backend
-/// answer, and settles them, or defers them with backoff when Apple cannot take the answer now. Wakes when a
-/// request is recorded, and every `interval` for deferred requests and those a gateway that died had claimed.
-final class ConsumptionResponder: BackgroundWork, Sendable {
-    private let backend: ServerAPIBackend
+/// Answers one store's requests for delivery evidence (a customer asked for a refund, the store asks what was
+/// delivered: the App Store's consumption requests, Google Play's refund reviews) on a thread of its own: claims
+/// the store's due ones from the ledger's delivery evidence (under a lease, so that of several gateways one
+/// answers each), gathers their delivery facts, lets the store module's ``EvidenceAnswerer`` answer, and settles
+/// them, or defers them with backoff when the store cannot take the answer now. Wakes when a request is
+/// recorded, and every `interval` for deferred requests and those a gateway that died had claimed.
+package final class EvidenceResponder: BackgroundWork, Sendable {
+    private let answerer: any EvidenceAnswerer
     private let services: StoreServices
     private let lease: TimeInterval
     private let outcomes: (answered: Counter, unanswered: Counter, deferred: Counter)
     private let loop: BackgroundLoop
 
-    init(backend: ServerAPIBackend, services: StoreServices, interval: TimeInterval = 30, lease: TimeInterval = 120) {
-        self.backend = backend
+    /// `lease` outlives an answer with all its attempts, so no other gateway sends what this one still may.
+    package init(
+        answerer: any EvidenceAnswerer, services: StoreServices, interval: TimeInterval = 30, lease: TimeInterval = 120
+    ) {
+        self.answerer = answerer
         self.services = services
         self.lease = lease
         let label = "storegate_consumption_requests_total"
         let counter = { (outcome: String) in
-            Counter(label: label, dimensions: [("outcome", outcome)], factory: services.metricsFactory)
+            Counter(
+                label: label, dimensions: [("store", answerer.store), ("outcome", outcome)],
+                factory: services.metricsFactory)
         }
         outcomes = (counter("answered"), counter("unanswered"), counter("deferred"))
-        loop = BackgroundLoop(name: "storegate-consumption", interval: interval)
+        loop = BackgroundLoop(name: "storegate-evidence-\(answerer.store)", interval: interval)
     }
 
-    func start() { loop.start { [self] in answerDue() } }
+    package func start() { loop.start { [self] in answerDue() } }
 
     /// Looks for due requests now (one was just recorded).
-    func wake() { loop.wake() }
+    package func wake() { loop.wake() }
 
     /// Ends the thread after the request it is answering, if any.
-    func stop() { loop.stop() }
+    package func stop() { loop.stop() }
 
     private func answerDue() {
         let claimed: [ConsumptionRequest]
         do {
-            claimed = try services.evidence.claimRequests(lease: lease, limit: 20)
+            claimed = try services.evidence.claimRequests(store: answerer.store, lease: lease, limit: 20)
         } catch {
             services.logger.warning("consumption requests could not be read", metadata: ["reason": "\(error)"])
             return
@@ -50,6 +55,7 @@ final class ConsumptionResponder: BackgroundWork, Sendable {
 
     private func answer(_ request: ConsumptionRequest) {
         var logger = services.logger
+        logger[metadataKey: "store"] = "\(request.store)"
         logger[metadataKey: "notification_uuid"] = "\(request.notificationUUID)"
         logger[metadataKey: "transaction_id"] = "\(request.transactionId)"
         logger[metadataKey: "environment"] = "\(request.environment)"
@@ -60,7 +66,7 @@ final class ConsumptionResponder: BackgroundWork, Sendable {
                 "product_id": "\(facts.productId)", "grants": "\(facts.grants.count)",
                 "delivered": "\(facts.delivered)",
             ]
-            switch try backend.answer(request, facts: facts, context: context)
+            switch try answerer.answer(request, facts: facts, context: context)
                 ?? .unanswered(reason: "no store backend answers it")
             {
             case .answered(let answer, let outcome):
