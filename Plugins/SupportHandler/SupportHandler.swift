@@ -3,7 +3,7 @@ import GatewayHandlerAPI
 
 /// `GET /support` (mounted by the operator, reachable only from local addresses or behind authentication in
 /// nginx): a read-only page for the people who answer customer mail. A search box takes an order id (from
-/// Apple's receipt email), a transaction id or an original transaction id; the answer shows each purchase it
+/// Apple's receipt email, or Google Play's), a transaction id or an original transaction id; the answer shows each purchase it
 /// names with its timeline from the ledger, and Apple's current view when `apple.server_api` is set.
 /// Server-rendered HTML, no scripts, no external assets, every value escaped.
 public struct SupportHandler: GatewayHandler {

@@ -130,6 +130,11 @@ struct HandlerCheck {
                 if word.hasPrefix("@"), Self.isForbiddenAttribute(word.dropFirst()) {
                     refusals.append(
                         "\(place(line)) uses \(word); a handler module sees \(api)'s public API only")
+                } else if word.contains(OutsideSourceCheck.ledgerLibraryPrefix) {
+                    refusals.append(
+                        "\(place(line)) names \(word), SQLite's C API: the ledger's database library, whose "
+                            + "process-wide hooks reach every connection the gateway opens to its ledger; a handler "
+                            + "module sees \(api)'s public API only")
                 } else if OutsideSourceCheck.runtimeReflectionNames.contains(where: { word.hasPrefix($0) }) {
                     refusals.append(
                         "\(place(line)) names \(word), the Swift runtime's reflection or type lookup (by dlsym, say), "

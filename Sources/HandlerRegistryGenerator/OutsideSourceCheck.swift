@@ -3,9 +3,10 @@ import Foundation
 /// The source files of the packages from outside that a handler module depends on, directly or not: they are
 /// compiled into the same binary, so they may not reach into this package either. A file of any language is
 /// refused when it names a symbol of this package's modules by its mangled name (`@_silgen_name`, `@_extern`,
-/// a C declaration, `dlsym`); a Swift file when it imports a module of this package other than the handler API,
-/// opens a module of this package or the standard library's internals (`@testable`, `@_private` or `@_spi`
-/// before its `import`: the standard library's reflection SPI writes any stored property), replaces a
+/// a C declaration, `dlsym`), or SQLite's C API (the ledger's library, whose process-wide hooks reach the
+/// gateway's connections); a Swift file when it imports a module of this package other than the handler API,
+/// opens any module's internals (`@testable`, `@_private`), or a module of this package or the standard
+/// library with `@_spi` (the standard library's reflection SPI writes any stored property), replaces a
 /// function (`@_dynamicReplacement`), gives one a C symbol's name (`@c`, `@_cdecl`, `@_silgen_name` on a
 /// definition), places a value in a section
 /// other than a debugger's (`@section(".init_array")`), spells a symbol's name with escapes, or is the manifest of a package that
@@ -44,6 +45,13 @@ struct OutsideSourceCheck {
                 let refusal =
                     "\(place(line)) names \(symbol), the Swift runtime's reflection or type lookup, which reads "
                     + "what a value's mirror keeps hidden or finds the gateway's own types"
+                if !refusals.contains(refusal) { refusals.append(refusal) }
+            }
+            for (line, _) in Self.ledgerLibraryNames(in: Array(data)) + Self.ledgerLibraryNames(in: read) {
+                let refusal =
+                    "\(place(line)) names SQLite's C API (sqlite3_…), the ledger's database library, whose "
+                    + "process-wide hooks (sqlite3_auto_extension, sqlite3_vfs_register, sqlite3_config) reach every "
+                    + "connection the gateway opens to its ledger"
                 if !refusals.contains(refusal) { refusals.append(refusal) }
             }
             for (module, line) in named {
@@ -178,8 +186,11 @@ struct OutsideSourceCheck {
                     + "(a string's text included), which this check cannot read")
         }
         for found in facts.imports {
+            // A package's own SPI is its business; @testable and @_private open any module's internals (every module
+            // of a debug build is compiled for testing: a thirty-third reviewer's reached swift-nio's channels, and
+            // the gateway's requests to Apple on them).
             if let opener = found.attributes.first(where: { ["testable", "_private", "_spi"].contains($0) }),
-                opensInternals(found.module)
+                opener != "_spi" || opensInternals(found.module)
             {
                 refusals.append(
                     "\(place(found.line)) imports \(found.module) with @\(opener), which opens what it keeps inside")
@@ -248,6 +259,21 @@ struct OutsideSourceCheck {
         for (number, line) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let lineText = String(decoding: line, as: UTF8.self)
             for word in words where lineText.contains(word) { found.append((word, number + 1)) }
+        }
+        return found
+    }
+
+    /// The start of SQLite's C API names: the ledger's database library, linked once into the process, whose
+    /// process-wide hooks reach every connection the gateway opens (a thirty-third reviewer's
+    /// `sqlite3_auto_extension` bound every purchase of the ledger to an account of its own).
+    static let ledgerLibraryPrefix = "sqlite3_"
+
+    /// The lines of `text` that name SQLite's C API (in C, Swift, or a `dlsym` string).
+    static func ledgerLibraryNames(in text: [UInt8]) -> [(line: Int, text: String)] {
+        var found: [(line: Int, text: String)] = []
+        for (number, line) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let lineText = String(decoding: line, as: UTF8.self)
+            if lineText.contains(ledgerLibraryPrefix) { found.append((number + 1, lineText)) }
         }
         return found
     }

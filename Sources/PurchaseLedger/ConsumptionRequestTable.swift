@@ -34,11 +34,11 @@ enum ConsumptionRequestTable {
         table: "consumption_requests", key: "notification_uuid", scope: "store", selected: selected)
 
     /// Settles pending request 1 as 2 with answer 3, outcome 4 at 5, counting 6 attempts; returns a row
-    /// when it was pending.
+    /// when it was pending. The store's handle for the answer (Google's pending refund token) is not kept past it.
     static func settle(_ placeholder: (Int) -> String) -> String {
         """
         UPDATE consumption_requests SET state = \(placeholder(2)), answer = \(placeholder(3)),
-            outcome = \(placeholder(4)), settled_ms = \(placeholder(5)), claimed_until_ms = NULL,
+            outcome = \(placeholder(4)), settled_ms = \(placeholder(5)), claimed_until_ms = NULL, subject = NULL,
             attempts = attempts + \(placeholder(6))
             WHERE notification_uuid = \(placeholder(1)) AND state = 'pending' RETURNING 1
         """

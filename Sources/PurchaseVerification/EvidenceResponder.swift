@@ -42,15 +42,19 @@ package final class EvidenceResponder: BackgroundWork, Sendable {
     /// Ends the thread after the request it is answering, if any.
     package func stop() { loop.stop() }
 
+    /// Up to 20 due requests, each claimed only as it is answered, so the lease covers one answer's time.
     private func answerDue() {
-        let claimed: [ConsumptionRequest]
-        do {
-            claimed = try services.evidence.claimRequests(store: answerer.store, lease: lease, limit: 20)
-        } catch {
-            services.logger.warning("consumption requests could not be read", metadata: ["reason": "\(error)"])
-            return
+        for _ in 0..<20 {
+            let claimed: ConsumptionRequest?
+            do {
+                claimed = try services.evidence.claimRequests(store: answerer.store, lease: lease, limit: 1).first
+            } catch {
+                services.logger.warning("consumption requests could not be read", metadata: ["reason": "\(error)"])
+                return
+            }
+            guard let claimed else { return }
+            answer(claimed)
         }
-        for request in claimed { answer(request) }
     }
 
     private func answer(_ request: ConsumptionRequest) {

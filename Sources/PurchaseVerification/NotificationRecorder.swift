@@ -48,8 +48,12 @@ package struct NotificationRecorder: Sendable {
         let evidenceRequest = try notification.evidenceAsked.flatMap { asked in
             try consumptionRequest(asked, in: notification, context: context)
         }
+        // A notification that names no transaction of its own is recorded where the purchase it asks about is.
+        let environment =
+            notification.transactions.isEmpty
+            ? evidenceRequest?.environment ?? notification.environment : notification.environment
         let record = LedgerNotification(
-            uuid: notification.uuid, environment: notification.environment, type: notification.type,
+            uuid: notification.uuid, environment: environment, type: notification.type,
             subtype: notification.subtype, reinstates: notification.reinstates,
             batch: LedgerBatch(
                 transactions: rows, source: .notification, requestId: context.requestId,
@@ -100,7 +104,11 @@ package struct NotificationRecorder: Sendable {
             for original in try ledger.originals(of: transactionId) {
                 let stored = try ledger.transactions(
                     environment: original.environment, originalTransactionId: original.originalTransactionId)
-                if let transaction = stored.first(where: { $0.transactionId == transactionId }) {
+                // A subscription's first order names its purchase, and may be recorded only as its renewals.
+                let named =
+                    stored.first { $0.transactionId == transactionId }
+                    ?? (original.originalTransactionId == transactionId ? stored.last : nil)
+                if let transaction = named {
                     return request(
                         original.environment, transactionId, original.originalTransactionId, transaction.productId)
                 }

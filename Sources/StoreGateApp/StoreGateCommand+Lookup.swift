@@ -13,7 +13,8 @@ extension StoreGateCommand {
         @OptionGroup var options: ConfigOption
         @Option(
             name: .customLong("order-id"),
-            help: ArgumentHelp("An order id from Apple's receipt email.", valueName: "id"))
+            help: ArgumentHelp(
+                "An order id from Apple's receipt email, or Google Play's (GPA.…).", valueName: "id"))
         var orderId: String?
         @Option(name: .customLong("transaction-id"), help: ArgumentHelp("A transaction id.", valueName: "id"))
         var transactionId: String?

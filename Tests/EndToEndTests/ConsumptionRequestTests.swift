@@ -7,10 +7,16 @@ extension EndToEnd {
     /// CONSUMPTION_REQUEST notifications through nginx, answered by the gateway with Send Consumption
     /// Information built from its own delivery records, sent to the stand-in's Server API (JWT checked).
     @Suite struct ConsumptionRequests {
-        static func gateway(consented: Bool) throws -> VerifyDeployment {
+        /// A gateway answering under `refund_requests`, or, with `appleConsented`, also under an older config's
+        /// `apple.consumption`, which the App Store reads in its place.
+        static func gateway(consented: Bool, appleConsented: Bool? = nil) throws -> VerifyDeployment {
             var apple = VerifyDeployment.trustingTestChain
-            apple["consumption"] = "{customer_consented: \(consented), refund_preference: by-delivery}"
-            return try VerifyDeployment(apple: apple, delivery: "stream", serverAPIKey: P256.Signing.PrivateKey())
+            if let appleConsented {
+                apple["consumption"] = "{customer_consented: \(appleConsented), refund_preference: by-delivery}"
+            }
+            return try VerifyDeployment(
+                apple: apple, delivery: "stream", serverAPIKey: P256.Signing.PrivateKey(),
+                extra: "refund_requests: {customer_consented: \(consented), refund_preference: by-delivery}\n")
         }
 
         /// The consumption answers the stand-in received, by transaction id, waiting (bounded) for `count`.
@@ -93,8 +99,9 @@ extension EndToEnd {
             #expect(gateway.logs.contains("consumption request answered"))
         }
 
+        /// `apple.consumption` without consent, under a `refund_requests` with it: the App Store's own section wins.
         @Test func withoutTheCustomersConsentNothingIsSent() throws {
-            let gateway = try Self.gateway(consented: false)
+            let gateway = try Self.gateway(consented: true, appleConsented: false)
             defer { gateway.stop() }
             let jws = try SignedTransactions.signed(SampleContent.issueId, "730003")
             #expect(

@@ -121,19 +121,61 @@ extension EndToEnd {
             }
         }
 
-        /// Without the customers' consent nothing is sent to Google: the review is settled unanswered, with why.
-        @Test func withoutTheCustomersConsentNothingIsSent() throws {
-            let gateway = try Self.gateway(consented: false)
-            defer { gateway.stop() }
+        /// Without the customers' consent nothing is sent to Google: the review is settled unanswered, with why;
+        /// with it, a review Google sent more than 24 hours ago (Pub/Sub redelivered it late) is not sent either.
+        @Test func withoutTheCustomersConsentOrPastGooglesWindowNothingIsSent() throws {
+            let silent = try Self.gateway(consented: false)
+            defer { silent.stop() }
             let order = "GPA.3300-0000-0000-00062"
-            _ = try Pushes.bought("tok-e2e-review-no-consent", order: order, on: gateway)
+            _ = try Pushes.bought("tok-e2e-review-no-consent", order: order, on: silent)
             #expect(
-                try gateway.pushGoogle(Self.review(order, token: "pending-no-consent"), messageId: "m-review-4")
+                try silent.pushGoogle(Self.review(order, token: "pending-no-consent"), messageId: "m-review-4")
                     .status == 200)
-            let stored = try Self.settled(gateway, order)
+            let stored = try Self.settled(silent, order)
             #expect(stored.map(\.state) == [.unanswered])
             #expect(stored.first?.outcome?.contains("did not consent") == true, "\(stored)")
+            #expect(try silent.appStore.googleCalls()["orders.reviewrefund"] == nil)
+
+            let gateway = try Self.gateway(consented: true)
+            defer { gateway.stop() }
+            let late = "GPA.3300-0000-0000-00063"
+            _ = try Pushes.bought("tok-e2e-review-late", order: late, on: gateway)
+            let pushed = try gateway.pushGoogle(
+                Self.review(late, token: "pending-late"), messageId: "m-review-5",
+                sentAt: Date(timeIntervalSinceNow: -25 * 3_600))
+            #expect(pushed.status == 200, "\(pushed.text)")
+            let settled = try Self.settled(gateway, late)
+            #expect(settled.map(\.outcome) == ["Google's 24-hour answer window had passed"], "\(settled)")
             #expect(try gateway.appStore.googleCalls()["orders.reviewrefund"] == nil)
+        }
+
+        /// A review of a license tester's purchase (Google's sandbox) is recorded on that purchase's timeline, in
+        /// the Sandbox environment it was recorded in.
+        @Test func aSandboxPurchasesReviewIsOnItsTimeline() throws {
+            let gateway = try Self.gateway(consented: true)
+            defer { gateway.stop() }
+            let order = "GPA.3300-0000-0000-00064"
+            try gateway.appStore.addGoogle([
+                GooglePlay.purchase("tok-e2e-review-test", SampleContent.issueId, ["order_id": order, "test": true])
+            ])
+            let bought = try gateway.deployment.request(
+                "/v1/verify", method: "POST", body: GooglePlay.body("tok-e2e-review-test"))
+            #expect(bought.status == 200, "\(bought.text)")
+            #expect(
+                try gateway.pushGoogle(Self.review(order, token: "pending-sandbox"), messageId: "m-review-6")
+                    .status == 200)
+            let ledger = try SQLiteLedger(path: gateway.ledgerPath)
+            var requests: [StoredConsumptionRequest] = []
+            _ = ManagedProcess.poll(for: .seconds(20)) {
+                requests =
+                    (try? ledger.consumptionRequests(
+                        environment: "Sandbox", originalTransactionId: Pushes.original(order))) ?? []
+                return requests.first?.state == .answered
+            }
+            #expect(requests.map(\.state) == [.answered])
+            let notified = try ledger.notifications(
+                environment: "Sandbox", originalTransactionId: Pushes.original(order))
+            #expect(notified.map(\.type) == ["PENDING_REFUND_REVIEW"])
         }
     }
 }

@@ -27,17 +27,18 @@ final class VerifyDeployment: @unchecked Sendable {
     static let pushAudience = "https://storegate.test/v1/notifications/google"
     static let pushEmail = "play-push@sim-project.iam.gserviceaccount.com"
 
-    /// A Pub/Sub push of the developer notification `notification` (`packageName` and `eventTimeMillis` added)
-    /// as message `messageId`, signed by the stand-in (or forged so, `SimGooglePush.Forgery`), sent through
-    /// nginx to `/v1/notifications/google`.
+    /// A Pub/Sub push of the developer notification `notification` (`packageName` and `eventTimeMillis` added,
+    /// Google's time of sending it) as message `messageId`, signed by the stand-in (or forged so,
+    /// `SimGooglePush.Forgery`), sent through nginx to `/v1/notifications/google`.
     func pushGoogle(
         _ notification: [String: Any], messageId: String, forgery: String? = nil,
-        audience: String = VerifyDeployment.pushAudience, email: String = VerifyDeployment.pushEmail
+        audience: String = VerifyDeployment.pushAudience, email: String = VerifyDeployment.pushEmail,
+        sentAt: Date = Date()
     ) throws -> HTTPResponse {
         var developer = notification
         developer["version"] = "1.0"
         developer["packageName"] = developer["packageName"] ?? SampleContent.googlePackage
-        developer["eventTimeMillis"] = String(Int(Date().timeIntervalSince1970 * 1000))
+        developer["eventTimeMillis"] = String(Int(sentAt.timeIntervalSince1970 * 1000))
         let push = try appStore.googlePush(
             notification: String(decoding: try JSONSerialization.data(withJSONObject: developer), as: UTF8.self),
             messageId: messageId, audience: audience, email: email, forgery: forgery)

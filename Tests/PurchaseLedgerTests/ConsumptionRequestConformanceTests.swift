@@ -31,6 +31,14 @@ import Testing
         let stored = try ledger.consumptionRequests(
             environment: "Production", originalTransactionId: "google-play:com.example.reader:GPA.1")
         #expect(stored.map(\.request) == [google])
+        // Settled, the store's handle for the answer is not kept.
+        #expect(
+            try ledger.settleConsumptionRequest(
+                "google-play:7001", state: .answered, answer: "{}", outcome: "accepted", at: now))
+        let settled = try ledger.consumptionRequests(
+            environment: "Production", originalTransactionId: "google-play:com.example.reader:GPA.1")
+        #expect(settled.map(\.request.subject) == [nil])
+        #expect(settled.map(\.request.app) == ["com.example.reader"])
     }
 
     @Test(arguments: LedgerUnderTest.all)

@@ -29,6 +29,14 @@ import Testing
             LedgerNotification(
                 uuid: "n-1", environment: "Production", type: "CONSUMPTION_REQUEST", subtype: nil, reinstates: false,
                 batch: Sample.batch([]), consumptionRequest: Sample.consumptionRequest("n-1", original: "1")))
+        // A Google review's request, with the app and the handle Google's answer needs.
+        _ = try source.recordNotification(
+            LedgerNotification(
+                uuid: "google-play:n-2", environment: "Production", type: "PENDING_REFUND_REVIEW", subtype: nil,
+                reinstates: false, batch: Sample.batch([]),
+                consumptionRequest: Sample.consumptionRequest(
+                    "google-play:n-2", original: "1", store: "google-play", app: "com.example.reader",
+                    subject: "pending-token")))
         try source.recordBackfill(
             BackfillRun(
                 trigger: "command", from: Date(timeIntervalSince1970: 1_700_000_000),
@@ -48,8 +56,8 @@ import Testing
                 followUps: [Sample.followUp("acknowledge", original: "g-1")],
                 handles: [StoreHandleConformance.handle("digest-g-1", original: "g-1")]))
         let copied = try source.copy(into: target, pageSize: 2)
-        #expect(copied.map(\.read) == [8, 9, 3, 1, 1, 1, 2, 4, 1, 2, 1, 1])
-        #expect(copied.map(\.added) == [8, 9, 3, 1, 1, 1, 2, 4, 1, 2, 1, 1])
+        #expect(copied.map(\.read) == [8, 9, 3, 2, 2, 1, 2, 4, 1, 2, 1, 1])
+        #expect(copied.map(\.added) == [8, 9, 3, 2, 2, 1, 2, 4, 1, 2, 1, 1])
         #expect(
             try target.originals(ofHandle: "digest-g-1", store: "google-play")
                 == [LedgerOriginal(environment: "Production", originalTransactionId: "g-1")])
@@ -74,7 +82,11 @@ import Testing
 
         let requests = try target.consumptionRequests(environment: "Production", originalTransactionId: "1")
         #expect(requests == (try source.consumptionRequests(environment: "Production", originalTransactionId: "1")))
-        #expect(requests.map(\.state) == [.pending])
+        #expect(requests.map(\.state) == [.pending, .pending])
+        #expect(requests.map(\.request.store).sorted() == ["app-store", "google-play"])
+        #expect(
+            try target.claimConsumptionRequests(store: "google-play", now: Date(), lease: 60, limit: 5).map(\.subject)
+                == ["pending-token"])
 
         // Run again (an interrupted copy resumed): nothing doubles.
         #expect(try source.copy(into: target).map(\.added) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])

@@ -40,6 +40,30 @@ import Testing
         }
     }
 
+    /// A ledger from before each store's requests were told apart: a request pending then is still the App
+    /// Store's to answer once the ledger is upgraded.
+    @Test func aRequestRecordedBeforeStoresWereToldApartStaysTheAppStores() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID()).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let old = try DatabaseQueue(path: path)
+        try SQLiteLedger.migrator.migrate(old, upTo: "v11 store handles")
+        try old.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO consumption_requests (notification_uuid, environment, transaction_id,
+                        original_transaction_id, product_id, requested_ms, state, attempts, next_attempt_ms)
+                        VALUES ('n-old', 'Production', '5', '5', 'com.example.issue5', 1700000000000, 'pending', 0,
+                        1700000000000)
+                    """)
+        }
+        try old.close()
+        let ledger = try SQLiteLedger(path: path)
+        #expect(try ledger.claimConsumptionRequests(store: "google-play", now: Date(), lease: 60, limit: 5).isEmpty)
+        let claimed = try ledger.claimConsumptionRequests(store: "app-store", now: Date(), lease: 60, limit: 5)
+        #expect(claimed.map(\.notificationUUID) == ["n-old"])
+        #expect(claimed.first?.app == nil && claimed.first?.subject == nil)
+    }
+
     @Test func anUnwritablePlaceIsAClearError() {
         #expect(throws: LedgerError.self) { try SQLiteLedger(path: "/proc/no-such-dir/ledger.sqlite") }
     }

@@ -96,7 +96,7 @@ enum Attacks {
     static let all =
         servingFiles + grantingPurchases + lookingUpOthers + readingSecrets + escapingEntitlements
         + verifyingAndServing + forgingTheSeam + hidingFromTheRegistry + [writtenByAMacro] + reachingThroughAPackage
-        + cSpellings + placingCode + hookingTheGateway
+        + cSpellings + placingCode + hookingTheGateway + hookingTheLedger
 
     /// A twenty-seventh reviewer's, each of which compiled and passed the check, and held at run time only because
     /// nothing in the gateway happened to print the values: a conformance of the gateway's types to a protocol
@@ -181,6 +181,43 @@ enum Attacks {
                 refusedBy: .registry, refusal: "names _typeByName, the Swift runtime's reflection or type lookup",
                 outside: [("Find.swift", "public func find(_ name: String) -> Any.Type? { _typeByName(name) }")]),
         ]
+
+    /// A thirty-third reviewer's, each built into a gateway with storegate-build (and the first in the repository)
+    /// and run: SQLite is linked once into the process, and `sqlite3_auto_extension` called from a module's `init`
+    /// ran the module's code inside every later `sqlite3_open_v2` of the ledger, which bound every purchase to an
+    /// account of the module's and recorded one nobody made (through GRDB's C module, or a C target of the
+    /// module's own package); and `@testable import NIOPosix` in a helper of the module's package (every module of
+    /// a debug build is compiled for testing) reached swift-nio's channels, and on them the gateway's requests to
+    /// Apple with `apple.shared_secret`.
+    static let hookingTheLedger = [
+        Attack(
+            name: "hooking the ledger: SQLite's auto extension from the handler module",
+            source: "let entry = dlsym(nil, \"sqlite3_auto_extension\")", refusedBy: .registry,
+            refusal: "names sqlite3_auto_extension, SQLite's C API"),
+        Attack(
+            name: "hooking the ledger: SQLite's auto extension from a C target of the module's package",
+            source: "import CHook", refusedBy: .registry, refusal: "names SQLite's C API (sqlite3_…)",
+            outside: [
+                (
+                    "hook.h",
+                    "int sqlite3_auto_extension(void (*entry)(void));\n"
+                        + "static inline void chook_install(void (*entry)(void)) { sqlite3_auto_extension(entry); }"
+                )
+            ]),
+        Attack(
+            name: "hooking the ledger: SQLite's API spelled across a splice in C", source: "import CHook",
+            refusedBy: .registry, refusal: "names SQLite's C API (sqlite3_…)",
+            outside: [("hook.h", "int sqlite\\\n3_auto_extension(void (*entry)(void));")]),
+        Attack(
+            name: "reaching through a package: a testable import of a package storegate builds with",
+            source: "import Outside", refusedBy: .registry, refusal: "imports NIOPosix with @testable",
+            outside: [("Peek.swift", "@testable import NIOPosix\npublic func watch() {}")]),
+        Attack(
+            name: "reaching through a package: a private import of a package storegate builds with",
+            source: "import Outside", refusedBy: .registry, refusal: "imports NIOCore with @_private",
+            outside: [("Peek.swift", "@_private(sourceFile: \"Channel.swift\") import NIOCore\npublic func watch() {}")]
+        ),
+    ]
 
     /// Swift 6.3's attributes that place code where the whole binary reaches it, accepted without an experimental
     /// flag (an eighteenth reviewer's, each run against a real gateway): `@c` gave a handler's function the name
