@@ -280,8 +280,11 @@ public final class SimGooglePlay: Sendable {
                 String($0).trimmingCharacters(in: CharacterSet.whitespaces)
             }
             let error = ["error": parts[0], "error_description": parts.count > 1 ? parts[1] : parts[0]]
-            return AppStoreSimulator.Answer(
+            // A step's delay holds a refusal too: Google can be slow to say no.
+            var refused = AppStoreSimulator.Answer(
                 status: 400, body: Array((try? JSONSerialization.data(withJSONObject: error)) ?? Data()))
+            refused.delayMs = step?.delayMs ?? 0
+            return refused
         }
         let token = "ya29.sim-" + UUID().uuidString.lowercased()
         state.withLock { $0.tokens[token] = Date().addingTimeInterval(Double(tokenLifetime)) }

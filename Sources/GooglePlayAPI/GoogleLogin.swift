@@ -60,7 +60,10 @@ package final class GoogleLogin: Sendable {
             }
             awaited = awaited ?? state.refreshes
             let until = Date().addingTimeInterval(ContinuousClock.now.duration(to: deadline) / .seconds(1))
-            guard condition.wait(until: until) || state.refreshes != awaited else {
+            state.waiting += 1
+            let woken = condition.wait(until: until)
+            state.waiting -= 1
+            guard woken || state.refreshes != awaited else {
                 condition.unlock()
                 throw GooglePlayFailure(.unavailable, "Google's login did not end in time", retryAfter: .seconds(5))
             }
@@ -81,6 +84,13 @@ package final class GoogleLogin: Sendable {
         condition.broadcast()
         condition.unlock()
         return try outcome.get().token
+    }
+
+    /// How many callers wait for the refresh under way (a test holds a slow login until its waiters are in).
+    var waitingForRefresh: Int {
+        state.condition.lock()
+        defer { state.condition.unlock() }
+        return state.waiting
     }
 
     /// Google refused `token` (401): the next call logs in again, unless another has already.
@@ -176,5 +186,7 @@ package final class GoogleLogin: Sendable {
         /// Refreshes ended so far: a waiter knows the one it waited for has ended when this moves.
         var refreshes = 0
         var lastFailure: GooglePlayFailure?
+        /// Callers waiting for the refresh under way.
+        var waiting = 0
     }
 }

@@ -127,20 +127,31 @@ import Testing
         #expect(stand.google.calls["token"] == 2)
     }
 
+    /// Four callers at once: one logs in, and Google is slow to refuse it, long enough for the other three to be
+    /// seen waiting for it (not guessed to be: the test waits for them); all four get its failure, one login.
     @Test func aRefusedLoginSaysWhyInWordsAndItsWaitersShareTheFailure() async throws {
         let test = try GoogleTestAccount()
         let stand = try GoogleStandIn(test)
-        try stand.play([SimGoogleStep(endpoint: "token", delayMs: 1_000)])
+        try stand.play([SimGoogleStep(endpoint: "token", delayMs: 3_000)])
         let impostor = try GoogleTestAccount()
         let login = try stand.login(impostor)
         let failures = Mutex<[GooglePlayFailure]>([])
-        await Together.run(4) {
-            do throws(GooglePlayFailure) {
-                _ = try login.accessToken(deadline: .now + .seconds(10), logger: Self.logger)
-            } catch {
-                failures.withLock { $0.append(error) }
+        let callers = Task {
+            await Together.run(4) {
+                do throws(GooglePlayFailure) {
+                    _ = try login.accessToken(deadline: .now + .seconds(20), logger: Self.logger)
+                } catch {
+                    failures.withLock { $0.append(error) }
+                }
             }
         }
+        var waiting = 0
+        for _ in 0..<300 where waiting < 3 {
+            try await Task.sleep(for: .milliseconds(10))
+            waiting = login.waitingForRefresh
+        }
+        #expect(waiting == 3, "three callers wait for the one login under way")
+        await callers.value
         let failed = failures.withLock { $0 }
         #expect(failed.count == 4)
         #expect(failed.allSatisfy { $0.kind == .misconfigured })
@@ -182,7 +193,8 @@ import Testing
         var empty = SimGoogleStep(endpoint: "token")
         empty.body = #"{"token_type": "Bearer"}"#
         try stand.play([garbage, empty, SimGoogleStep(endpoint: "token", delayMs: 3_000)])
-        let login = try stand.login(test)
+        // One call per login, so each login meets the next step, whatever a retry's backoff would have taken.
+        let login = try stand.login(test, maxAttempts: 1)
         for expected in ["without an access token", "without an access token", "no answer in time"] {
             let outcome = await OnThread.result { () throws(GooglePlayFailure) in
                 try login.accessToken(deadline: .now + .seconds(1), logger: Self.logger)

@@ -7,12 +7,13 @@ import GoogleTestSupport
 
 /// The API client's own ways into Google's stand-in.
 extension GoogleStandIn {
-    /// The gateway's login for `account` (whose key the stand-in may not know), against this stand-in.
-    func login(_ account: GoogleTestAccount) throws -> GoogleLogin {
+    /// The gateway's login for `account` (whose key the stand-in may not know), against this stand-in, making
+    /// `maxAttempts` calls per login while Google is in trouble.
+    func login(_ account: GoogleTestAccount, maxAttempts: Int = 3) throws -> GoogleLogin {
         GoogleLogin(
             account: try GoogleServiceAccount(json: Array(try account.json().utf8)), tokenURL: tokenURL,
             http: GoogleHTTP(
-                callTimeout: .seconds(5), maxAttempts: 3,
+                callTimeout: .seconds(5), maxAttempts: maxAttempts,
                 metrics: GooglePlayMetrics(factory: NOOPMetricsHandler.instance)))
     }
 
