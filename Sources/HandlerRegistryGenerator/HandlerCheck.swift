@@ -130,11 +130,11 @@ struct HandlerCheck {
                 if word.hasPrefix("@"), Self.isForbiddenAttribute(word.dropFirst()) {
                     refusals.append(
                         "\(place(line)) uses \(word); a handler module sees \(api)'s public API only")
-                } else if word.contains(OutsideSourceCheck.ledgerLibraryPrefix) {
+                } else if let library = OutsideSourceCheck.gatewayLibrary(named: Substring(word)) {
                     refusals.append(
-                        "\(place(line)) names \(word), SQLite's C API: the ledger's database library, whose "
-                            + "process-wide hooks reach every connection the gateway opens to its ledger; a handler "
-                            + "module sees \(api)'s public API only")
+                        "\(place(line)) names \(word), \(library): the gateway links it, and its process-wide "
+                            + "hooks reach what the gateway does with it; a handler module sees \(api)'s public API "
+                            + "only")
                 } else if OutsideSourceCheck.runtimeReflectionNames.contains(where: { word.hasPrefix($0) }) {
                     refusals.append(
                         "\(place(line)) names \(word), the Swift runtime's reflection or type lookup (by dlsym, say), "

@@ -3,8 +3,8 @@ import Foundation
 /// The source files of the packages from outside that a handler module depends on, directly or not: they are
 /// compiled into the same binary, so they may not reach into this package either. A file of any language is
 /// refused when it names a symbol of this package's modules by its mangled name (`@_silgen_name`, `@_extern`,
-/// a C declaration, `dlsym`), or SQLite's C API (the ledger's library, whose process-wide hooks reach the
-/// gateway's connections); a Swift file when it imports a module of this package other than the handler API,
+/// a C declaration, `dlsym`), or the C API of a library the gateway links for its ledger or its connections
+/// (SQLite, libpq, libfcgi: their process-wide hooks, or a function of theirs defined again, reach the gateway's); a Swift file when it imports a module of this package other than the handler API,
 /// opens any module's internals (`@testable`, `@_private`), or a module of this package or the standard
 /// library with `@_spi` (the standard library's reflection SPI writes any stored property), replaces a
 /// function (`@_dynamicReplacement`), gives one a C symbol's name (`@c`, `@_cdecl`, `@_silgen_name` on a
@@ -47,11 +47,11 @@ struct OutsideSourceCheck {
                     + "what a value's mirror keeps hidden or finds the gateway's own types"
                 if !refusals.contains(refusal) { refusals.append(refusal) }
             }
-            for (line, _) in Self.ledgerLibraryNames(in: Array(data)) + Self.ledgerLibraryNames(in: read) {
+            for (line, word, library) in Self.gatewayLibraryNames(in: Array(data)) + Self.gatewayLibraryNames(in: read)
+            {
                 let refusal =
-                    "\(place(line)) names SQLite's C API (sqlite3_…), the ledger's database library, whose "
-                    + "process-wide hooks (sqlite3_auto_extension, sqlite3_vfs_register, sqlite3_config) reach every "
-                    + "connection the gateway opens to its ledger"
+                    "\(place(line)) names \(word), \(library): the gateway links it, and its process-wide hooks, "
+                    + "or a function of it defined again, reach what the gateway does with it"
                 if !refusals.contains(refusal) { refusals.append(refusal) }
             }
             for (module, line) in named {
@@ -263,17 +263,32 @@ struct OutsideSourceCheck {
         return found
     }
 
-    /// The start of SQLite's C API names: the ledger's database library, linked once into the process, whose
-    /// process-wide hooks reach every connection the gateway opens (a thirty-third reviewer's
-    /// `sqlite3_auto_extension` bound every purchase of the ledger to an account of its own).
-    static let ledgerLibraryPrefix = "sqlite3_"
+    /// The C libraries the gateway links for its ledger and its web server's connections, by their API's names:
+    /// one process holds them, so a module that names them reaches what the gateway does with them, through their
+    /// process-wide hooks (a thirty-third reviewer's `sqlite3_auto_extension` ran inside every connection the
+    /// ledger opened, and bound every purchase to an account of its own) or a definition of one of their
+    /// functions in C, which the executable's copy wins over the shared library's. The library a `word` of the
+    /// source names, if any.
+    static func gatewayLibrary(named word: Substring) -> String? {
+        if word.contains("sqlite3_") { return "SQLite's C API, the ledger's database library" }
+        if word.contains("FCGX_") || word.contains("FCGI_") {
+            return "libfcgi's C API, the library of the web server's connections"
+        }
+        if word.hasPrefix("PQ"), word.dropFirst(2).first?.isLowercase == true {
+            return "libpq's C API, the shared ledger's database library"
+        }
+        return nil
+    }
 
-    /// The lines of `text` that name SQLite's C API (in C, Swift, or a `dlsym` string).
-    static func ledgerLibraryNames(in text: [UInt8]) -> [(line: Int, text: String)] {
-        var found: [(line: Int, text: String)] = []
+    /// The words of `text` (in C, Swift, or a `dlsym` string) that name a library of ``gatewayLibrary(named:)``,
+    /// with their lines.
+    static func gatewayLibraryNames(in text: [UInt8]) -> [(line: Int, word: String, library: String)] {
+        var found: [(line: Int, word: String, library: String)] = []
         for (number, line) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let lineText = String(decoding: line, as: UTF8.self)
-            if lineText.contains(ledgerLibraryPrefix) { found.append((number + 1, lineText)) }
+            let words = String(decoding: line, as: UTF8.self).split { !($0.isLetter || $0.isNumber || $0 == "_") }
+            for word in words {
+                if let library = gatewayLibrary(named: word) { found.append((number + 1, String(word), library)) }
+            }
         }
         return found
     }

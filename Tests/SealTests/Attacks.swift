@@ -196,7 +196,8 @@ enum Attacks {
             refusal: "names sqlite3_auto_extension, SQLite's C API"),
         Attack(
             name: "hooking the ledger: SQLite's auto extension from a C target of the module's package",
-            source: "import CHook", refusedBy: .registry, refusal: "names SQLite's C API (sqlite3_…)",
+            source: "import CHook", refusedBy: .registry,
+            refusal: "names sqlite3_auto_extension, SQLite's C API, the ledger's database library",
             outside: [
                 (
                     "hook.h",
@@ -206,8 +207,18 @@ enum Attacks {
             ]),
         Attack(
             name: "hooking the ledger: SQLite's API spelled across a splice in C", source: "import CHook",
-            refusedBy: .registry, refusal: "names SQLite's C API (sqlite3_…)",
+            refusedBy: .registry,
+            refusal: "names sqlite3_auto_extension, SQLite's C API, the ledger's database library",
             outside: [("hook.h", "int sqlite\\\n3_auto_extension(void (*entry)(void));")]),
+        // The executable's definition of a shared library's function wins over the library's own.
+        Attack(
+            name: "hooking the transport: libfcgi's function defined again in C", source: "import CHook",
+            refusedBy: .registry, refusal: "names FCGX_PutStr, libfcgi's C API",
+            outside: [("hook.h", "static inline int FCGX_PutStr(const char *s, int n, void *stream) { return n; }")]),
+        Attack(
+            name: "hooking the ledger: libpq's function defined again in C", source: "import CHook",
+            refusedBy: .registry, refusal: "names PQexecParams, libpq's C API",
+            outside: [("hook.h", "void *PQexecParams(void *conn, const char *command);")]),
         Attack(
             name: "reaching through a package: a testable import of a package storegate builds with",
             source: "import Outside", refusedBy: .registry, refusal: "imports NIOPosix with @testable",
