@@ -10,7 +10,7 @@ import PackagePlugin
 ///
 /// Before that, the generator refuses a handler module that depends on, or imports, a module of this package
 /// other than the handler API (directly or through any package it reaches), that can use macros or binary
-/// targets, or whose outside dependencies (every package it reaches, all the way down) reach into this
+/// targets, that is or reaches code other than Swift outside the packages the gateway builds with, or whose outside dependencies (every package it reaches, all the way down) reach into this
 /// package's modules (a build error naming both). Adding a handler is a folder, its name in Package.swift, and a
 /// route in the config; or a package of its own, built in by storegate-build.
 @main
@@ -111,6 +111,14 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
                 "--handler", handler.moduleName, "--depends", dependencies.joined(separator: ","),
             ]
             arguments += sources.flatMap { ["--source", $0.path] }
+            // C, C++, Objective-C, assembly and a system library's headers come from the gateway's own packages
+            // only (their origins checked): a C definition of a function of a shared library the gateway links
+            // takes its place for the whole binary, however the preprocessor spells its name (a thirty-fourth
+            // reviewer's libfcgi `FCGX_PutStr` read every answer, and turned a 401 into an X-Accel-Redirect).
+            let own = handler is SwiftSourceModuleTarget ? [] : [(name: handler.name, id: handler.id)]
+            for native in own + reached.nativeTargets where gatewayPackages[ownerIds[native.id] ?? ""] == nil {
+                arguments += ["--native-target", native.name, ownerIds[native.id] ?? storegate.id]
+            }
             arguments += [
                 "--macros", reached.macros.sorted().joined(separator: ","),
                 "--binaries", reached.binaries.sorted().joined(separator: ","),
@@ -141,7 +149,10 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
     static func gatewayPackages(
         of storegate: Package, handlers: Set<String>, ownerIds: [String: String], in root: Package
     ) -> [String: Package] {
-        let own = storegate.targets.filter { !handlers.contains($0.id) }
+        // Not its tests': nothing of theirs is linked into the gateway.
+        let own = storegate.targets.filter {
+            !handlers.contains($0.id) && ($0 as? any SourceModuleTarget)?.kind != .test
+        }
         let reached = Reached(from: own.flatMap(\.dependencies), stoppingAt: Set(storegate.targets.map(\.id)), api: api)
         let identities = Set(reached.targetIds.compactMap { ownerIds[$0] })
         return Dictionary(
@@ -296,6 +307,9 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         var sourceFiles: [URL] = []
         /// The modules of this package reached, but the handler API.
         var packageModules: [String] = []
+        /// The targets reached that are not Swift (C, C++, Objective-C, assembly, a system library's module map
+        /// and headers), by name and id.
+        var nativeTargets: [(name: String, id: String)] = []
 
         init(from dependencies: [TargetDependency], stoppingAt own: Set<String>, api: String) {
             var seen: Set<String> = []
@@ -314,7 +328,11 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
                     }
                     targetIds.append(target.id)
                     targetNames.append(target.name)
-                    if target is BinaryArtifactTarget { binaries.insert(target.name) }
+                    if target is BinaryArtifactTarget {
+                        binaries.insert(target.name)
+                    } else if !(target is SwiftSourceModuleTarget) {
+                        nativeTargets.append((target.name, target.id))
+                    }
                     if let module = target as? any SourceModuleTarget {
                         if module.kind == .macro { macros.insert(target.name) }
                         sourceFiles += module.sourceFiles.map(\.url)

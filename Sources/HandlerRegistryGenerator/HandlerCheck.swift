@@ -7,6 +7,8 @@ import Foundation
 ///
 /// A handler module may not use macros or binary targets (its dependencies, direct or not, include none): the
 /// code a macro writes, and what a binary holds, is not in the sources this check reads, and could name anything.
+/// Nor may it be, or reach, code that is not Swift outside the gateway's own packages: C defines any symbol, a
+/// function of a shared library the gateway links among them, under a name its preprocessor builds.
 /// What it reaches through packages from outside is read too (``OutsideSourceCheck``), and its own sources also
 /// by Swift's parser, for the attributes it uses (``isOrdinaryAttribute(_:)``).
 ///
@@ -69,6 +71,14 @@ struct HandlerCheck {
             refusals.append(
                 "error: handler module \(handler.name) depends on the binary target \(binary); what it holds cannot "
                     + "be read, where this check reads what a handler module reaches")
+        }
+        for native in handler.nativeTargets {
+            refusals.append(
+                "error: handler module \(handler.name) reaches \(native.module), a target of \(native.package) that is "
+                    + "not Swift (C, C++, Objective-C, assembly, or a system library's headers): the gateway takes such "
+                    + "code from its own packages only, since a C definition of a function of a library the gateway "
+                    + "links (libfcgi, libpq, SQLite) takes that function's place for the whole binary, the gateway's "
+                    + "own calls included; write it in Swift, or use a C library the gateway's packages bring")
         }
         for name in Set(handler.outsidePackageNames) where name == packageName {
             refusals.append(

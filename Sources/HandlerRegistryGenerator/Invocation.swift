@@ -18,6 +18,9 @@ struct Invocation {
         var outsidePackageNames: [String] = []
         /// The names of the modules from outside it reaches, and its own.
         var outsideModules: [String] = []
+        /// The targets it reaches, or is, that are not Swift and not of the gateway's own packages, each with its
+        /// package's identity.
+        var nativeTargets: [(module: String, package: String)] = []
     }
 
     struct Problem: Error, CustomStringConvertible {
@@ -98,6 +101,9 @@ struct Invocation {
                 // One path per argument: a file's name may hold any character but NUL (a comma, a line end).
                 guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }
                 handlers[handlers.count - 1].sources.append(try value(of: option))
+            case "--native-target":
+                guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }
+                handlers[handlers.count - 1].nativeTargets.append((try value(of: option), try value(of: option)))
             case "--depends", "--macros", "--binaries", "--outside-sources", "--outside-package-names",
                 "--outside-modules":
                 guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }

@@ -225,6 +225,10 @@ struct OutsideModules {
                 "handler module SmuggledContentHandler depends on StoreGateApp, a module of this package"),
             "\(built.log.suffix(6000))")
         #expect(built.log.contains("handler module TestableHandler uses @testable"), "\(built.log.suffix(6000))")
+        #expect(
+            built.log.contains(
+                "handler module InterposingHandler reaches CInterpose, a target of bypass-handlers that is not Swift"),
+            "\(built.log.suffix(6000))")
         #expect(built.log.contains("storegate-build: error: the build failed"))
     }
 

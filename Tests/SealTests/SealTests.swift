@@ -343,6 +343,109 @@ import Testing
         #expect(!same.output.contains("this build takes it from"), "\(same.output.suffix(3_000))")
     }
 
+    /// A thirty-fourth reviewer's: a C target of a handler's helper package defined libfcgi's `FCGX_PutStr` (the
+    /// binary's definition wins over the shared library's, for the gateway's own calls), its name made by the
+    /// preprocessor so that no spelling check sees it; it read every answer and turned a 401 into content. A system
+    /// library's header can define a function too. Code other than Swift comes from the gateway's own packages
+    /// only: the same kind of C package, one the gateway builds with, passes.
+    @Test func codeOtherThanSwiftFromOutsideTheGatewaysPackagesIsRefused() async throws {
+        let tap = PluginBuild.Helper(
+            folder: "ctaplib",
+            files: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let package = Package(
+                        name: "ctaplib", products: [.library(name: "HELPER", targets: ["HELPER"])],
+                        targets: [.target(name: "CHELPER"), .target(name: "HELPER", dependencies: ["CHELPER"])])
+                    """
+                ),
+                (
+                    "Sources/CHELPER/tap.c",
+                    """
+                    #include "tap.h"
+                    #define JOIN(a, b) a##b
+                    #define F(name) JOIN(FCGX, _##name)
+                    typedef struct F(Stream) F(Stream);
+                    static int seen;
+                    int F(PutStr)(const char *bytes, int count, F(Stream) *stream) { seen += count; return count; }
+                    int tap_seen(void) { return seen; }
+                    """
+                ),
+                ("Sources/CHELPER/include/tap.h", "int tap_seen(void);\n"),
+                ("Sources/HELPER/Tap.swift", "import CHELPER\npublic func seen() -> Int32 { tap_seen() }\n"),
+            ])
+        let system = PluginBuild.Helper(
+            folder: "syslib",
+            files: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let package = Package(
+                        name: "syslib", products: [.library(name: "HELPER", targets: ["HELPER"])],
+                        targets: [
+                            .systemLibrary(name: "CSysHELPER"), .target(name: "HELPER", dependencies: ["CSysHELPER"]),
+                        ])
+                    """
+                ),
+                ("Sources/CSysHELPER/module.modulemap", "module CSysHELPER [system] {\n  header \"shim.h\"\n}\n"),
+                ("Sources/CSysHELPER/shim.h", "static inline int twice(int x) { return 2 * x; }\n"),
+                ("Sources/HELPER/Twice.swift", "import CSysHELPER\npublic func four() -> Int32 { twice(2) }\n"),
+            ])
+        let refused = try await PluginBuild.build([tap, system])
+        #expect(!refused.succeeded)
+        #expect(
+            refused.output.contains(
+                "error: handler module Probe0Handler reaches CHelper0, a target of ctaplib that is not Swift"),
+            "\(refused.output.suffix(3_000))")
+        #expect(
+            refused.output.contains(
+                "error: handler module Probe1Handler reaches CSysHelper1, a target of syslib that is not Swift"),
+            "\(refused.output.suffix(3_000))")
+        // A C package the gateway builds with (from a repository, as the gateway names it) passes.
+        let shim = PluginBuild.Helper(
+            folder: "upstream/cshim",
+            files: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let package = Package(
+                        name: "cshim", products: [.library(name: "CShim", targets: ["CShim"])],
+                        targets: [.target(name: "CShim")])
+                    """
+                ),
+                ("Sources/CShim/shim.c", "#include \"shim.h\"\nint shim_twice(int x) { return 2 * x; }\n"),
+                ("Sources/CShim/include/shim.h", "int shim_twice(int x);\n"),
+            ])
+        let user = PluginBuild.Helper(
+            folder: "shimuser",
+            files: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let package = Package(
+                        name: "HELPER", products: [.library(name: "HELPER", targets: ["HELPER"])],
+                        dependencies: [.package(url: "file://FOLDER/upstream/cshim", from: "1.0.0")],
+                        targets: [.target(name: "HELPER", dependencies: [.product(name: "CShim", package: "cshim")])])
+                    """
+                ),
+                ("Sources/HELPER/Four.swift", "import CShim\npublic func four() -> Int32 { shim_twice(2) }\n"),
+            ])
+        let own = try await PluginBuild.build([user], repositories: [shim], gatewayProducts: [("CShim", 0)])
+        #expect(
+            own.output.contains("Checking handler modules and generating the registry of compiled-in handlers"),
+            "\(own.output.suffix(3_000))")
+        #expect(!own.output.contains("error: handler module"), "\(own.output.suffix(3_000))")
+    }
+
     /// A thirty-first reviewer's: the gateway's own location at a commit its owners never released (a pull
     /// request's head, which GitHub serves from the base repository), asked for by a handler's helper package.
     @Test func theGatewaysOwnRepositoryAtABranchIsRefused() async throws {

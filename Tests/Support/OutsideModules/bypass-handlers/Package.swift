@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "LedgerWritingHandler", targets: ["LedgerWritingHandler"]),
         .library(name: "SmuggledContentHandler", targets: ["SmuggledContentHandler"]),
         .library(name: "TestableHandler", targets: ["TestableHandler"]),
+        .library(name: "InterposingHandler", targets: ["InterposingHandler"]),
     ],
     dependencies: [.package(name: "storegate", path: "../../../..")],
     targets: [
@@ -28,5 +29,11 @@ let package = Package(
         .target(name: "Smuggler", dependencies: [.product(name: "StoreGateApp", package: "storegate")]),
         // Opens the handler API's package internals in a debug build (a content delivery of its own making).
         .target(name: "TestableHandler", dependencies: [.product(name: "GatewayHandlerAPI", package: "storegate")]),
+        // Defines, in C, a function of libfcgi, which the gateway's transport calls for every answer: the binary's
+        // definition wins over the shared library's (its name made by the preprocessor, as no spelling check sees).
+        .target(
+            name: "InterposingHandler",
+            dependencies: [.product(name: "GatewayHandlerAPI", package: "storegate"), "CInterpose"]),
+        .target(name: "CInterpose"),
     ]
 )

@@ -1,0 +1,1 @@
+long interposed_bytes(void);
