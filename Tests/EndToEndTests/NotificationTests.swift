@@ -83,6 +83,28 @@ extension EndToEnd {
             #expect((periods.first?.expiresDate ?? .distantPast) > Date().addingTimeInterval(29 * 86_400))
         }
 
+        /// Apple's ONE_TIME_CHARGE (API 1.15): a consumable or non-consumable paid for while the app never reached
+        /// the gateway is recorded from the notification alone, and its appAccountToken's account holds it.
+        @Test func aOneTimeChargeTheAppNeverReportedIsRecordedAndHeldByItsAccount() throws {
+            let gateway = try Accounts.gateway(policy: "keep")
+            defer { gateway.stop() }
+            let account = UUID()
+            let owner = account.uuidString.lowercased()
+            #expect(try Accounts.holdings(owner, in: gateway).isEmpty)
+            let issue = try SignedTransactions.signed(
+                SampleContent.issueId, "730001", accountToken: account.uuidString)
+            let coins = try SignedTransactions.signed(
+                SampleContent.coinsId, "730002", type: "Consumable", accountToken: account.uuidString)
+            for transaction in [issue, coins] {
+                let posted = try Self.post("ONE_TIME_CHARGE", transaction: transaction, to: gateway)
+                #expect(posted.status == 200, "\(posted.text)")
+                #expect(posted.json["status"] as? String == "recorded")
+            }
+            // Both are in the ledger; the issue (the one with content) is among the account's entitlements.
+            #expect(try gateway.ledgerCounts() == .init(purchases: 2, transactions: 2))
+            #expect(try Accounts.holdings(owner, in: gateway) == [SampleContent.issueId])
+        }
+
         @Test func unverifiableOrMalformedNotificationsAreRefused() throws {
             let gateway = try SignedTransactions.gateway()
             defer { gateway.stop() }
