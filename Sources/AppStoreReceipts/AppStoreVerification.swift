@@ -10,6 +10,8 @@ import PurchaseVerification
 /// (`apple.server_api`).
 package enum AppStoreVerification: VerifierProvider {
     package static let section = "apple"
+    /// The store's name in the ledger's refund requests and follow-ups (and a purchase id's default qualifier).
+    static let store = "app-store"
     package static let credentialMembers = AppStoreCredential.members
     package static let exampleBody = AppStoreCredential.exampleBody
 

@@ -6,7 +6,7 @@ import PurchaseVerification
 
 extension ServerAPIBackend: EvidenceAnswerer {
     /// Apple's ids are the ledger's unqualified ones.
-    var store: String { "app-store" }
+    var store: String { AppStoreVerification.store }
 
     /// With `refund_requests` (or `apple.consumption`), a serving gateway answers Apple's consumption requests on
     /// a thread of its own.

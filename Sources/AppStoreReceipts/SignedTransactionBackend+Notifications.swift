@@ -38,7 +38,7 @@ extension SignedTransactionBackend {
             reinstates: type == "REFUND_REVERSED", bundleId: bundleId, transactions: transactions,
             evidenceAsked: type == "CONSUMPTION_REQUEST"
                 ? EvidenceAsked(
-                    store: "app-store",
+                    store: AppStoreVerification.store,
                     requestedAt: fields["signedDate"]?.integer.map { Date(timeIntervalSince1970: Double($0) / 1000) }
                         ?? Date()) : nil)
     }
