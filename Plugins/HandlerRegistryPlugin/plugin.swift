@@ -52,6 +52,9 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
         let ownerIds = Self.packageIds(of: context.package.dependencies.map(\.package))
         let gatewayPackages = Self.gatewayPackages(
             of: storegate, handlers: Set(handlers.map(\.id)), ownerIds: ownerIds, in: context.package)
+        let packageFolder = Dictionary(
+            Self.packages(from: context.package.dependencies.map(\.package)).map { ($0.id, $0.directoryURL) },
+            uniquingKeysWith: { first, _ in first })
         try Self.refuseLocalCopies(gatewayPackages)
         // Where each comes from, which of them (or this package) depends on it, and their manifests: the check
         // follows the locations named from this package's manifest down.
@@ -118,6 +121,14 @@ struct HandlerRegistryPlugin: BuildToolPlugin {
             let own = handler is SwiftSourceModuleTarget ? [] : [(name: handler.name, id: handler.id)]
             for native in own + reached.nativeTargets where gatewayPackages[ownerIds[native.id] ?? ""] == nil {
                 arguments += ["--native-target", native.name, ownerIds[native.id] ?? storegate.id]
+            }
+            // Nor C settings in their manifests: a Swift target given a header search path compiles the headers of
+            // the module maps there into its own object (a thirty-fifth reviewer's defined libfcgi's functions so).
+            let foreign = Set((reached.targetIds + [handler.id]).compactMap { ownerIds[$0] })
+                .subtracting(gatewayPackages.keys)
+            for identity in foreign.sorted() {
+                guard let folder = packageFolder[identity] else { continue }
+                arguments += Self.manifests(in: folder).flatMap { ["--foreign-manifest", $0.path] }
             }
             arguments += [
                 "--macros", reached.macros.sorted().joined(separator: ","),

@@ -21,6 +21,8 @@ struct Invocation {
         /// The targets it reaches, or is, that are not Swift and not of the gateway's own packages, each with its
         /// package's identity.
         var nativeTargets: [(module: String, package: String)] = []
+        /// The manifests of the packages it reaches, and its own, that are not the gateway's.
+        var foreignManifests: [String] = []
     }
 
     struct Problem: Error, CustomStringConvertible {
@@ -101,6 +103,9 @@ struct Invocation {
                 // One path per argument: a file's name may hold any character but NUL (a comma, a line end).
                 guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }
                 handlers[handlers.count - 1].sources.append(try value(of: option))
+            case "--foreign-manifest":
+                guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }
+                handlers[handlers.count - 1].foreignManifests.append(try value(of: option))
             case "--native-target":
                 guard !handlers.isEmpty else { throw Problem(description: "\(option) comes after a --handler") }
                 handlers[handlers.count - 1].nativeTargets.append((try value(of: option), try value(of: option)))

@@ -50,6 +50,9 @@ struct SwiftSourceFacts {
     /// Lines that name `plugins` (a manifest applying build plugins: the `plugins:` argument, or `Target.plugins`
     /// set or changed).
     private(set) var pluginLines: [Int] = []
+    /// Lines that name C settings (`cSettings`, `cxxSettings`, `headerSearchPath`): a manifest that gives a Swift
+    /// target a header search path has it compile the headers of the module maps found there into its object.
+    private(set) var cSettingLines: [Int] = []
     /// Lines of macro declarations (a macro may be defined as another, the toolchain's included).
     private(set) var macroLines: [Int] = []
     /// Freestanding macro expansions (`#name`), by name.
@@ -101,6 +104,7 @@ struct SwiftSourceFacts {
             Self.merge(visitor.imports, into: &imports)
             Self.merge(visitor.attributes, into: &attributes)
             Self.merge(visitor.pluginLines, into: &pluginLines)
+            Self.merge(visitor.cSettingLines, into: &cSettingLines)
             Self.merge(visitor.macroLines, into: &macroLines)
             Self.merge(visitor.expansions, into: &expansions)
             Self.merge(visitor.flagProblems, into: &flagProblems)
@@ -118,6 +122,9 @@ struct SwiftSourceFacts {
         for fact in found where !list.contains(fact) { list.append(fact) }
     }
 
+    /// The manifest's names for C settings.
+    static let cSettingNames: Set = ["cSettings", "cxxSettings", "headerSearchPath"]
+
     /// A name as Swift means it: backticks (`` `Swift` ``), surrounding space and a module's qualification
     /// (`Swift._SwiftifyImport`) dropped.
     static func plain(_ name: String) -> String {
@@ -133,6 +140,7 @@ private final class FactsVisitor: SyntaxVisitor {
     var imports: [SwiftSourceFacts.Import] = []
     var attributes: [SwiftSourceFacts.Attribute] = []
     var pluginLines: [Int] = []
+    var cSettingLines: [Int] = []
     var macroLines: [Int] = []
     var expansions: [SwiftSourceFacts.Attribute] = []
     var flagProblems: [SwiftSourceFacts.FlagProblem] = []
@@ -266,6 +274,9 @@ private final class FactsVisitor: SyntaxVisitor {
 
     override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
         if node.label?.text == "plugins" { pluginLines.append(line(of: node)) }
+        if let label = node.label?.text, SwiftSourceFacts.cSettingNames.contains(label) {
+            cSettingLines.append(line(of: node))
+        }
         return .visitChildren
     }
 
@@ -289,6 +300,7 @@ private final class FactsVisitor: SyntaxVisitor {
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
         let name = SwiftSourceFacts.plain(node.baseName.text)
         if name == "plugins" { pluginLines.append(line(of: node)) }
+        if SwiftSourceFacts.cSettingNames.contains(name) { cSettingLines.append(line(of: node)) }
         if name == "linkedLibrary" || name == "linkedFramework", let problem = problem(withLibraryAt: node) {
             linkProblems.append(.init(line: line(of: node), problem: problem))
         }

@@ -24,7 +24,13 @@ struct StoreGateBuild: ParsableCommand {
     var modules: [String] = []
 
     @Option(help: ArgumentHelp("The folder the storegate binary is written to.", valueName: "folder"))
-    var output: String
+    var output: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Only check a built storegate (one built in the repository, say): it must define no symbol of a library it loads.",
+            valueName: "binary"))
+    var checkBinary: String?
 
     @Option(
         help: ArgumentHelp(
@@ -44,10 +50,22 @@ struct StoreGateBuild: ParsableCommand {
         guard ["debug", "release"].contains(configuration) else {
             throw ValidationError("--configuration is debug or release, not \(configuration)")
         }
+        guard (output == nil) != (checkBinary == nil) else {
+            throw ValidationError("give --output (to build) or --check-binary (to check a built storegate)")
+        }
+        guard checkBinary == nil || modules.isEmpty else {
+            throw ValidationError("--check-binary builds nothing: it takes no --with")
+        }
     }
 
     func run() throws {
         do {
+            if let checkBinary {
+                try InterposedSymbols.check(
+                    URL(fileURLWithPath: checkBinary), consequence: "Do not run it; find the module that does")
+                log("\(checkBinary) defines no symbol of a library it loads")
+                return
+            }
             let checkout = try Checkout(storegate)
             let workFolder = URL(fileURLWithPath: work ?? checkout.folder.appending(path: ".build-outside").path)
                 .standardizedFileURL
@@ -61,6 +79,7 @@ struct StoreGateBuild: ParsableCommand {
                 "building storegate with \(packages.flatMap(\.handlerModules).count) module(s) from outside (\(configuration)); a first build takes minutes"
             )
             let binary = try gateway.build(configuration: configuration)
+            try InterposedSymbols.check(binary, consequence: "It was not written to \(output ?? ".")")
             try install(binary)
         } catch let problem as BuildProblem {
             FileHandle.standardError.write(Data("storegate-build: error: \(problem.description)\n".utf8))
@@ -77,7 +96,7 @@ struct StoreGateBuild: ParsableCommand {
                 "the built storegate refuses its handler modules, so it was not written:\n"
                     + version.errors.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        let folder = URL(fileURLWithPath: output).standardizedFileURL
+        let folder = URL(fileURLWithPath: output ?? ".").standardizedFileURL
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let target = folder.appending(path: "storegate")
         let partial = folder.appending(path: ".storegate.partial")

@@ -396,7 +396,33 @@ import Testing
                 ("Sources/CSysHELPER/shim.h", "static inline int twice(int x) { return 2 * x; }\n"),
                 ("Sources/HELPER/Twice.swift", "import CSysHELPER\npublic func four() -> Int32 { twice(2) }\n"),
             ])
-        let refused = try await PluginBuild.build([tap, system])
+        // A thirty-fifth's: a Swift target whose C settings give it a header search path compiles the headers of a
+        // module map found there into its own object, C definitions and all.
+        let header = PluginBuild.Helper(
+            folder: "hdrtap",
+            files: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let package = Package(
+                        name: "hdrtap", products: [.library(name: "HELPER", targets: ["HELPER"])],
+                        targets: [.target(name: "HELPER", cSettings: [.headerSearchPath("../../shim")])])
+                    """
+                ),
+                ("shim/module.modulemap", "module CShimHELPER {\n  header \"tap.h\"\n  export *\n}\n"),
+                (
+                    "shim/tap.h",
+                    """
+                    #define JOIN(a, b) a##b
+                    #define F(name) JOIN(FCGX, _##name)
+                    int F(PutStr)(const char *bytes, int count, void *stream) { return count; }
+                    """
+                ),
+                ("Sources/HELPER/Tap.swift", "@_implementationOnly import CShimHELPER\npublic let tapped = 1\n"),
+            ])
+        let refused = try await PluginBuild.build([tap, system, header])
         #expect(!refused.succeeded)
         #expect(
             refused.output.contains(
@@ -406,6 +432,10 @@ import Testing
             refused.output.contains(
                 "error: handler module Probe1Handler reaches CSysHelper1, a target of syslib that is not Swift"),
             "\(refused.output.suffix(3_000))")
+        #expect(
+            refused.output.contains(
+                "hdrtap/Package.swift:5: error: handler module Probe2Handler reaches the package of this manifest, "
+                    + "which gives its targets C settings"), "\(refused.output.suffix(3_000))")
         // A C package the gateway builds with (from a repository, as the gateway names it) passes.
         let shim = PluginBuild.Helper(
             folder: "upstream/cshim",
