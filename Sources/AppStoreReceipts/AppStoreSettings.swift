@@ -33,6 +33,9 @@ package struct AppStoreSettings: Sendable {
     package var receiptVerification: ReceiptVerification
     /// The app's Apple ID (`app_apple_id`), checked on Production notifications when set.
     package var appAppleId: Int?
+    /// The Finish Transaction follow-ups recorded purchases bring, when `server_api.finish_transactions` asks for
+    /// them (set once `server_api` is read).
+    var finishes: FinishFollowUps?
 
     /// Reads the `apple` section, reporting problems with their key paths.
     package init(_ apple: ConfigReader) {

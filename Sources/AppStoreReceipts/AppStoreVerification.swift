@@ -21,9 +21,14 @@ package enum AppStoreVerification: VerifierProvider {
 
     package static func makeBackends(_ setup: StoreSetup) throws -> [any VerificationBackend] {
         guard setup.isConfigured else { return [] }
-        let apple = AppStoreSettings(setup.section)
+        var apple = AppStoreSettings(setup.section)
         setup.declare(ErrorCode.appStore)
-        let serverAPI = serverAPIBackend(setup, apple: apple)
+        let api = ServerAPISettings(setup.section, bundleIds: apple.bundleIds, acceptSandbox: apple.acceptSandbox)
+        if let api, api.finishTransactions != .never {
+            apple.finishes = FinishFollowUps(
+                policy: api.finishTransactions, within: api.finishWithin, catalog: setup.catalog)
+        }
+        let serverAPI = api.flatMap { serverAPIBackend(setup, apple: apple, api: $0) }
         var backends: [any VerificationBackend] = []
         if let serverAPI { backends.append(serverAPI) }
         let online = { VerifyReceiptBackend(settings: apple, metricsFactory: setup.metricsFactory) }
@@ -38,13 +43,13 @@ package enum AppStoreVerification: VerifierProvider {
         return backends
     }
 
-    /// The Server API backend when `apple.server_api` is configured (it needs `root_certificates` to verify
-    /// Apple's signed answers). It answers consumption requests by `refund_requests`, or by the older
-    /// `apple.consumption` where a config still has it.
-    private static func serverAPIBackend(_ setup: StoreSetup, apple: AppStoreSettings) -> ServerAPIBackend? {
+    /// The Server API backend for `apple.server_api` (it needs `root_certificates` to verify Apple's signed
+    /// answers). It answers consumption requests by `refund_requests`, or by the older `apple.consumption` where a
+    /// config still has it, and finishes transactions as `finish_transactions` says.
+    private static func serverAPIBackend(_ setup: StoreSetup, apple: AppStoreSettings, api: ServerAPISettings)
+        -> ServerAPIBackend?
+    {
         let section = setup.section
-        guard let api = ServerAPISettings(section, bundleIds: apple.bundleIds, acceptSandbox: apple.acceptSandbox)
-        else { return nil }
         guard let verifier = apple.signedData else {
             section.report("server_api", "needs apple.root_certificates to verify Apple's signed answers")
             return nil

@@ -61,7 +61,8 @@ struct LocalReceiptBackend: VerificationBackend {
         }
         return StorePurchases(
             status: 0, environment: parsed.environment, bundleId: parsed.bundleId,
-            transactions: parsed.inAppPurchases.compactMap(PurchaseTransaction.init(inAppPurchase:)))
+            transactions: parsed.inAppPurchases.compactMap(PurchaseTransaction.init(inAppPurchase:))
+        ).finishing(settings.finishes)
     }
 
     /// Why a receipt got no verdict here.

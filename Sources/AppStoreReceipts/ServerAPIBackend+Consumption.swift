@@ -9,12 +9,20 @@ extension ServerAPIBackend: EvidenceAnswerer {
     var store: String { AppStoreVerification.store }
 
     /// With `refund_requests` (or `apple.consumption`), a serving gateway answers Apple's consumption requests on
-    /// a thread of its own.
+    /// a thread of its own; with `finish_transactions`, it finishes transactions on another.
     func startBackgroundWork(_ services: StoreServices) -> [any BackgroundWork] {
-        guard consumption != nil else { return [] }
-        let responder = EvidenceResponder(answerer: self, services: services)
-        responder.start()
-        return [responder]
+        var works: [any BackgroundWork] = []
+        if consumption != nil {
+            let responder = EvidenceResponder(answerer: self, services: services)
+            responder.start()
+            works.append(responder)
+        }
+        if settings.finishes != nil {
+            let finishes = FollowUpSender(performer: AppleFinishes(client: client), services: services)
+            finishes.start()
+            works.append(finishes)
+        }
+        return works
     }
 
     /// Send Consumption Information for an App Store request, within Apple's 12-hour window and only with the

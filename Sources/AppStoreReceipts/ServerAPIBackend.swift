@@ -55,11 +55,13 @@ struct ServerAPIBackend: VerificationBackend {
     var lastUpstreamError: String? { client.lastError }
 
     func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
+        let purchases: StorePurchases
         switch credential.appStore {
-        case .transactionId(let id): try history(through: id, context: context)
-        case .appReceipt(let receipt): try verify(receipt, context: context)
+        case .transactionId(let id): purchases = try history(through: id, context: context)
+        case .appReceipt(let receipt): purchases = try verify(receipt, context: context)
         case .signedTransactions, nil: throw GatewayError.receiptRequired
         }
+        return purchases.finishing(settings.finishes)
     }
 
     /// Get Notification History for production, and the sandbox when it is accepted: each `signedPayload` as

@@ -40,7 +40,10 @@ extension SignedTransactionBackend {
                 ? EvidenceAsked(
                     store: AppStoreVerification.store,
                     requestedAt: fields["signedDate"]?.integer.map { Date(timeIntervalSince1970: Double($0) / 1000) }
-                        ?? Date()) : nil)
+                        ?? Date()) : nil,
+            followUps: bundleId.flatMap { app in
+                settings.finishes?.followUps(of: transactions, environment: payload.environment, app: app)
+            } ?? [])
     }
 
     private struct Envelope: Decodable {

@@ -45,6 +45,7 @@ struct SignedTransactionBackend: VerificationBackend {
             throw GatewayError.badRequest("A signed transaction lacks transactionId or productId.")
         }
         return StorePurchases(status: 0, environment: first.environment, bundleId: bundleId, transactions: transactions)
+            .finishing(settings.finishes)
     }
 
     /// What the device sent, verified here, with Apple's history of the same customer: Apple's copy of a
@@ -64,7 +65,8 @@ struct SignedTransactionBackend: VerificationBackend {
         return StorePurchases(
             status: 0, environment: sent.environment, bundleId: sent.bundleId,
             transactions: apple.transactions + sent.transactions.filter { !known.contains($0.transactionId) },
-            logMetadata: apple.logMetadata)
+            logMetadata: apple.logMetadata
+        ).finishing(settings.finishes)
     }
 
     /// The signed-data verifier of the `apple` section; 422 when it has no roots to check against.

@@ -85,7 +85,8 @@ final class VerifyReceiptBackend: VerificationBackend {
             guard endpoint == .production || settings.acceptSandbox else { throw .sandboxNotAccepted }
             return StorePurchases(
                 status: response.status, environment: endpoint.rawValue, bundleId: bundleId,
-                transactions: response.transactions, logMetadata: ["receipt": "\(label)", "cached": "\(cached)"])
+                transactions: response.transactions, logMetadata: ["receipt": "\(label)", "cached": "\(cached)"]
+            ).finishing(settings.finishes)
         }
     }
 }

@@ -48,4 +48,15 @@ extension ServerAPIClient {
             body: Array("{\"appAccountToken\":\"\(token.uuidString.lowercased())\"}".utf8), deadline: deadline,
             logger: logger)
     }
+
+    /// Finish Transaction (API 1.20): the gateway delivered what `transactionId` bought, so the App Store need
+    /// not wait for the app to finish it. Apple answers 200 with no body; a second call changes nothing.
+    package func finishTransaction(
+        _ transactionId: String, environment: ServerAPIEnvironment, deadline: ContinuousClock.Instant, logger: Logger
+    ) throws(ServerAPIFailure) {
+        let id = try Self.pathSegment(transactionId, digitsOnly: true)
+        _ = try send(
+            .finishTransaction, to: environment, method: .POST, path: "/inApps/v1/transactions/\(id)/finish",
+            deadline: deadline, logger: logger)
+    }
 }

@@ -8,4 +8,5 @@ package enum ServerAPIEndpoint: String, CaseIterable, Sendable {
     case notificationHistory = "notification_history"
     case consumption
     case appAccountToken = "app_account_token"
+    case finishTransaction = "finish_transaction"
 }

@@ -16,6 +16,9 @@ package struct ServerAPISettings: Sendable {
     package var callTimeout: Duration
     /// Calls per request when Apple is in trouble (`max_attempts`), bounded by the request's deadline.
     package var maxAttempts: Int
+    /// How long one call from background work may take, every attempt included (and the pauses between them):
+    /// a claim on the work outlives it, so no other gateway sends what this one still may.
+    package var backgroundCallDeadline: Duration { callTimeout * maxAttempts + .seconds(5) }
     /// Calls per endpoint per rolling hour (`calls_per_hour`): the gateway stops short of Apple's limits
     /// instead of running into them.
     package var callsPerHour: Int
@@ -27,6 +30,12 @@ package struct ServerAPISettings: Sendable {
     /// A purchase bound to an app account whose id is a UUID, and whose transactions carry no such
     /// `appAccountToken`, gets it through Set App Account Token (`set_app_account_token`, off by default).
     package var setsAppAccountToken: Bool
+    /// When the gateway finishes a consumable's or non-consumable's transaction with Finish Transaction
+    /// (`finish_transactions`: `never`, the app does it, by default).
+    package var finishTransactions: TransactionFinishing
+    /// Only transactions bought this recently are finished (`finish_within_hours`, 72 by default): a restore's
+    /// history holds years of transactions the app finished long ago.
+    package var finishWithin: TimeInterval
 
     /// Reads `apple.server_api`; nil (and nothing reported) when the section is absent, nil with problems
     /// reported when it is wrong. The key comes from `key_file`, or as PEM text from `key` (in practice
@@ -42,6 +51,8 @@ package struct ServerAPISettings: Sendable {
         maxPages = api.int("max_pages", default: 200, in: 1...10_000)
         backfillOnStart = api.bool("backfill_on_start", default: false)
         setsAppAccountToken = api.bool("set_app_account_token", default: false)
+        finishTransactions = api.choice("finish_transactions", default: .never)
+        finishWithin = Double(api.int("finish_within_hours", default: 72, in: 1...720)) * 3_600
         self.acceptSandbox = acceptSandbox
         let issuerId = api.requiredString("issuer_id", why: "is required: the issuer id from App Store Connect")
         let keyId = api.requiredString("key_id", why: "is required: the in-app purchase key's id")

@@ -35,13 +35,16 @@ struct SimAPIRoute {
         case ("PUT", let rest)
         where rest.hasPrefix("v1/transactions/") && rest.hasSuffix("/appAccountToken") && segments.count == 5:
             endpoint = "app_account_token"
+        case ("POST", let rest)
+        where rest.hasPrefix("v1/transactions/") && rest.hasSuffix("/finish") && segments.count == 5:
+            endpoint = "finish_transaction"
         default:
             return nil
         }
         id =
             switch endpoint {
             case "notification_history": ""
-            case "app_account_token": segments[3]
+            case "app_account_token", "finish_transaction": segments[3]
             default: segments[segments.count - 1]
             }
     }

@@ -46,6 +46,13 @@ extension SimServerAPI {
         if route.endpoint == "app_account_token" {
             return setAppAccountToken(route.id, environment: environment, body: body)
         }
+        if route.endpoint == "finish_transaction" {
+            // Finish Transaction: 200 with no body for a transaction Apple knows, again or not.
+            let knows =
+                known.contains { $0.transactionId == route.id }
+                || freshPurchase(route.id, environment: environment) != nil
+            return knows ? AppStoreSimulator.Answer(status: 200) : error(404, 4_040_010, "Transaction id not found.")
+        }
         if route.endpoint == "order_lookup" {
             let order = known.filter { $0.orderId == route.id }
             return AppStoreSimulator.Answer(

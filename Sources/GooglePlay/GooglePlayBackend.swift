@@ -66,7 +66,8 @@ final class GooglePlayBackend: VerificationBackend {
     func startBackgroundWork(_ services: StoreServices) -> [any BackgroundWork] {
         var works: [any BackgroundWork] = []
         if settings.acknowledge || settings.consume {
-            let followUps = GoogleFollowUps(client: client, api: settings.api, services: services)
+            let followUps = FollowUpSender(
+                performer: GoogleFollowUps(client: client, api: settings.api), services: services)
             followUps.start()
             works.append(followUps)
         }
