@@ -18,7 +18,8 @@ enum InterposedSymbols {
         for line in try run("nm", ["--defined-only", "--extern-only", binary.path]).split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count == 3 else { continue }
-            defined[String(fields[2])] = String(fields[1])
+            // A versioned definition (`name@@VERSION`) is the name to the loader.
+            defined[String(fields[2].prefix { $0 != "@" })] = String(fields[1])
         }
         var clashes: [(symbol: String, library: String)] = []
         for library in try libraries(of: binary) {
@@ -51,9 +52,16 @@ enum InterposedSymbols {
             || (["W", "V"].contains(type) && standardLibraryPrefixes.contains { name.hasPrefix($0) })
     }
 
-    /// The shared libraries the loader finds for `binary`, all the way down, by path.
+    /// The shared libraries the loader finds for `binary`, all the way down, by path; one it cannot find is a
+    /// problem (its symbols cannot be compared).
     private static func libraries(of binary: URL) throws -> [String] {
-        let listed = try run("ldd", [binary.path]).split(separator: "\n").compactMap { line -> String? in
+        let lines = try run("ldd", [binary.path]).split(separator: "\n")
+        if let missing = lines.first(where: { $0.contains("=> not found") }) {
+            throw BuildProblem(
+                "the loader cannot find \(missing.split(separator: " ").first ?? missing) for \(binary.path), so its "
+                    + "symbols cannot be compared with the binary's")
+        }
+        let listed = lines.compactMap { line -> String? in
             let words = line.split(separator: " ")
             if let arrow = words.firstIndex(of: "=>"), arrow + 1 < words.count, words[arrow + 1].hasPrefix("/") {
                 return String(words[arrow + 1])

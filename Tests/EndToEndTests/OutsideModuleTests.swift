@@ -229,6 +229,10 @@ struct OutsideModules {
             built.log.contains(
                 "handler module InterposingHandler reaches CInterpose, a target of bypass-handlers that is not Swift"),
             "\(built.log.suffix(6000))")
+        // Renamed by moduleAliases, the application is still the gateway's own module (a thirty-sixth reviewer's).
+        #expect(
+            built.log.contains("handler module AliasedAppHandler depends on StoreGateApp, a module of this package"),
+            "\(built.log.suffix(6000))")
         #expect(built.log.contains("storegate-build: error: the build failed"))
     }
 

@@ -343,6 +343,55 @@ import Testing
         #expect(!same.output.contains("this build takes it from"), "\(same.output.suffix(3_000))")
     }
 
+    /// A thirty-sixth reviewer's: a module of another package renamed `string_h` by `moduleAliases` (GRDB imports
+    /// `string_h` in place of Glibc when it can) is checked under the name it is built with.
+    @Test func aModuleRenamedByModuleAliasesIsCheckedUnderItsNewName() async throws {
+        let innocent = PluginBuild.Helper(
+            folder: "innocentlib",
+            files: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let package = Package(
+                        name: "innocentlib", products: [.library(name: "Innocent", targets: ["Innocent"])],
+                        targets: [.target(name: "Innocent")])
+                    """
+                ),
+                ("Sources/Innocent/Shim.swift", "public let shim = 2\n"),
+            ])
+        let aliaser = PluginBuild.Helper(
+            folder: "aliaser",
+            files: [
+                (
+                    "Package.swift",
+                    """
+                    // swift-tools-version: 6.0
+                    import PackageDescription
+                    let package = Package(
+                        name: "HELPER", products: [.library(name: "HELPER", targets: ["HELPER"])],
+                        dependencies: [.package(path: "../innocentlib")],
+                        targets: [
+                            .target(
+                                name: "HELPER",
+                                dependencies: [
+                                    .product(
+                                        name: "Innocent", package: "innocentlib", moduleAliases: ["Innocent": "string_h"])
+                                ])
+                        ])
+                    """
+                ),
+                ("Sources/HELPER/Plain.swift", "import Innocent\npublic let b = shim\n"),
+            ])
+        let built = try await PluginBuild.build([innocent, aliaser], unhandled: [0], apiSource: Self.testsForStringH)
+        #expect(!built.succeeded)
+        #expect(
+            built.output.contains(
+                "error: handler module Probe1Handler depends on a module named string_h, which the gateway's packages "
+                    + "test for with canImport ("), "\(built.output.suffix(3_000))")
+    }
+
     /// A thirty-fourth reviewer's: a C target of a handler's helper package defined libfcgi's `FCGX_PutStr` (the
     /// binary's definition wins over the shared library's, for the gateway's own calls), its name made by the
     /// preprocessor so that no spelling check sees it; it read every answer and turned a 401 into content. A system

@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SmuggledContentHandler", targets: ["SmuggledContentHandler"]),
         .library(name: "TestableHandler", targets: ["TestableHandler"]),
         .library(name: "InterposingHandler", targets: ["InterposingHandler"]),
+        .library(name: "AliasedAppHandler", targets: ["AliasedAppHandler"]),
     ],
     dependencies: [.package(name: "storegate", path: "../../../..")],
     targets: [
@@ -35,5 +36,12 @@ let package = Package(
             name: "InterposingHandler",
             dependencies: [.product(name: "GatewayHandlerAPI", package: "storegate"), "CInterpose"]),
         .target(name: "CInterpose"),
+        // Takes the gateway's application under another module name (moduleAliases), to run its command line.
+        .target(
+            name: "AliasedAppHandler",
+            dependencies: [
+                .product(name: "GatewayHandlerAPI", package: "storegate"),
+                .product(name: "StoreGateApp", package: "storegate", moduleAliases: ["StoreGateApp": "Harmless"]),
+            ]),
     ]
 )
