@@ -10,8 +10,9 @@ import PackagePlugin
 ///
 /// Before that, the generator refuses a handler module that depends on, or imports, a module of this package
 /// other than the handler API (directly or through any package it reaches), that can use macros or binary
-/// targets, that is or reaches code other than Swift outside the packages the gateway builds with, or whose outside dependencies (every package it reaches, all the way down) reach into this
-/// package's modules (a build error naming both). Adding a handler is a folder, its name in Package.swift, and a
+/// targets, that is or reaches code other than Swift outside the packages the gateway builds with, or whose
+/// outside dependencies (every package it reaches, all the way down) reach into this package's modules (a build
+/// error naming both). Adding a handler is a folder, its name in Package.swift, and a
 /// route in the config; or a package of its own, built in by storegate-build.
 @main
 struct HandlerRegistryPlugin: BuildToolPlugin {

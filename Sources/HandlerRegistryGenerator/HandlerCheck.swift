@@ -80,17 +80,6 @@ struct HandlerCheck {
                     + "links (libfcgi, libpq, SQLite) takes that function's place for the whole binary, the gateway's "
                     + "own calls included; write it in Swift, or use a C library the gateway's packages bring")
         }
-        for manifest in handler.foreignManifests {
-            let text = FileManager.default.contents(atPath: manifest).map { String(decoding: $0, as: UTF8.self) }
-            let lines = text.map { SwiftSourceFacts($0, harmlessFlags: []).cSettingLines } ?? [1]
-            for line in lines {
-                refusals.append(
-                    "\(manifest):\(line): error: handler module \(handler.name) reaches the package of this manifest, "
-                        + "which gives its targets C settings (cSettings, cxxSettings, headerSearchPath): a Swift "
-                        + "target given a header search path compiles the headers of the module maps there into its "
-                        + "own object, and C defines any symbol, a function of a library the gateway links among them")
-            }
-        }
         for name in Set(handler.outsidePackageNames) where name == packageName {
             refusals.append(
                 "error: handler module \(handler.name) depends on a package from outside whose package name is "

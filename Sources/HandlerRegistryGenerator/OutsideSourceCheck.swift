@@ -4,20 +4,22 @@ import Foundation
 /// compiled into the same binary, so they may not reach into this package either. A file of any language is
 /// refused when it names a symbol of this package's modules by its mangled name (`@_silgen_name`, `@_extern`,
 /// a C declaration, `dlsym`), or the C API of a library the gateway links for its ledger or its connections
-/// (SQLite, libpq, libfcgi: their process-wide hooks, or a function of theirs defined again, reach the gateway's); a Swift file when it imports a module of this package other than the handler API,
-/// opens any module's internals (`@testable`, `@_private`), or a module of this package or the standard
-/// library with `@_spi` (the standard library's reflection SPI writes any stored property), replaces a
-/// function (`@_dynamicReplacement`), gives one a C symbol's name (`@c`, `@_cdecl`, `@_silgen_name` on a
-/// definition), places a value in a section
-/// other than a debugger's (`@section(".init_array")`), spells a symbol's name with escapes, or is the manifest of a package that
-/// applies a build plugin (what a plugin writes is in no source file) or passes compiler flags of its own other
-/// than those that only change diagnostics (`unsafeFlags`: `-package-name` with this package's name opens its
-/// `package` declarations). A Swift file is read as Swift reads it (``SwiftSourceFacts``, the toolchain's own
-/// parser), every `#if` clause included, and refused when Swift cannot read it; mangled names are looked for
-/// in every file as written and as a C compiler reads names (``CNames``: escapes decoded, lines spliced,
-/// comments dropped, adjacent literals joined). Other uses of those attributes, common in well-kept packages (a
-/// package's own SPI, `@_silgen_name` of the runtime's functions), pass. A C file that builds a name through the
-/// preprocessor is not read that far: such a declaration stands out in review.
+/// (SQLite, libpq, libfcgi: their process-wide hooks, or a function of theirs defined again, reach the
+/// gateway's); a Swift file when it imports a module of this package other than the handler API, opens any
+/// module's internals (`@testable`, `@_private`), or a module of this package or the standard library with
+/// `@_spi` (the standard library's reflection SPI writes any stored property), replaces a function
+/// (`@_dynamicReplacement`), gives one a C symbol's name (`@c`, `@_cdecl`, `@_silgen_name` on a definition),
+/// places a value in a section other than a debugger's (`@section(".init_array")`), spells a symbol's name with
+/// escapes, or is the manifest of a package that applies a build plugin (what a plugin writes is in no source
+/// file) or passes compiler flags of its own other than those that only change diagnostics (`unsafeFlags`:
+/// `-package-name` with this package's name opens its `package` declarations), or, for a package not the
+/// gateway's own, gives its targets C settings (a header search path compiles a module map's headers into a
+/// Swift object). A Swift file is read as Swift reads it (``SwiftSourceFacts``, the toolchain's own parser),
+/// every `#if` clause included, and refused when Swift cannot read it; mangled names are looked for in every
+/// file as written and as a C compiler reads names (``CNames``: escapes decoded, lines spliced, comments
+/// dropped, adjacent literals joined). Other uses of those attributes, common in well-kept packages (a
+/// package's own SPI, `@_silgen_name` of the runtime's functions), pass. C from a package not the gateway's own
+/// is refused whole (``HandlerCheck``), and what the linker makes is checked after the build (storegate-build).
 struct OutsideSourceCheck {
     let api: String
     let packageModules: Set<String>
@@ -25,7 +27,12 @@ struct OutsideSourceCheck {
     func refusals(of handler: Invocation.Handler) -> [String] {
         var refusals: [String] = []
         let mangled = MangledReferences(modules: packageModules)
-        for file in Self.files(handler.outsideSources.filter { !$0.isEmpty }) {
+        // The manifests of packages not the gateway's own are read with the rest, once (they are among the files of
+        // their packages), and held to one more rule.
+        let foreign = Set(handler.foreignManifests.map(Self.standardized))
+        var seen: Set<String> = []
+        for file in Self.files((handler.outsideSources + handler.foreignManifests).filter { !$0.isEmpty })
+        where seen.insert(Self.standardized(file)).inserted {
             guard let data = FileManager.default.contents(atPath: file) else {
                 refusals.append(
                     "\(file): error: handler module \(handler.name) depends on this file, which cannot be read")
@@ -75,7 +82,18 @@ struct OutsideSourceCheck {
                 continue
             }
             refusals += swiftRefusals(facts, place: place)
-            if Self.isManifest(file) { refusals += manifestRefusals(facts, place: place) }
+            if Self.isManifest(file) {
+                refusals += manifestRefusals(facts, place: place)
+                if foreign.contains(Self.standardized(file)) {
+                    refusals += facts.cSettingLines.map { line in
+                        "\(file):\(line): error: handler module \(handler.name) reaches the package of this manifest, "
+                            + "which gives its targets C settings (cSettings, cxxSettings, headerSearchPath): a Swift "
+                            + "target given a header search path compiles the headers of the module maps there into "
+                            + "its own object, and C defines any symbol, a function of a library the gateway links "
+                            + "among them"
+                    }
+                }
+            }
         }
         return refusals
     }
@@ -100,6 +118,9 @@ struct OutsideSourceCheck {
             return found
         }
     }
+
+    /// `path` with `.` and `..` resolved, as both lists of files spell it.
+    private static func standardized(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
 
     /// What the manifest of an outside package may not do: apply a build plugin, or pass compiler flags.
     private func manifestRefusals(_ facts: SwiftSourceFacts, place: (Int) -> String) -> [String] {

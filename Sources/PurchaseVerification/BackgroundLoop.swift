@@ -50,10 +50,14 @@ package final class BackgroundLoop: BackgroundWork, @unchecked Sendable {
     /// When work that failed is tried again: a minute after the first failure, doubling to an hour at most;
     /// later when the store said so (`Retry-After`).
     package static func pause(after attempts: Int, asked error: any Error) -> TimeInterval {
-        let backoff = min(60 * pow(2, Double(min(attempts, 10) - 1)), 3_600)
         let retryAfter = (error as? GatewayError)?.headers.first { $0.name == "Retry-After" }.flatMap {
             TimeInterval($0.value)
         }
-        return max(backoff, retryAfter ?? 0)
+        return pause(after: attempts, retryAfter: retryAfter)
+    }
+
+    /// As ``pause(after:asked:)``, with the store's `Retry-After` in seconds.
+    package static func pause(after attempts: Int, retryAfter: TimeInterval?) -> TimeInterval {
+        max(min(60 * pow(2, Double(min(attempts, 10) - 1)), 3_600), retryAfter ?? 0)
     }
 }

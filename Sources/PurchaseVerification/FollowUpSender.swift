@@ -6,8 +6,8 @@ import PurchaseLedger
 /// Tells one store what the ledger says it must hear, on a thread of its own: claims the store's due follow-ups
 /// one at a time (under a lease, so of several gateways one sends each), lets the store module's
 /// ``FollowUpPerformer`` call the store, and settles them, or defers them with backoff while the store cannot
-/// take them. Wakes when one is recorded or made due, and every `interval` for deferred ones and those a gateway
-/// that died had claimed.
+/// take them. Wakes when one is recorded or made due, and every 30 seconds (or the lease, if shorter) for deferred
+/// ones and those a gateway that died had claimed.
 package final class FollowUpSender: BackgroundWork, Sendable {
     private let performer: any FollowUpPerformer
     private let services: StoreServices
@@ -93,8 +93,8 @@ package final class FollowUpSender: BackgroundWork, Sendable {
                 count(followUp, "abandoned")
                 logger.warning("\(name) follow-up given up", metadata: ["reason": "\(reason)"])
             case let failure?:
-                let asked = failure.retryAfter.map { Double($0.components.seconds) } ?? 0
-                let pause = max(BackgroundLoop.pause(after: followUp.attempts + 1, asked: failure), asked)
+                let pause = BackgroundLoop.pause(
+                    after: followUp.attempts + 1, retryAfter: failure.retryAfter.map { Double($0.components.seconds) })
                 let reason = "\(name) could not take it: \(failure.reason)"
                 try services.followUps.deferFollowUp(
                     followUp, until: Date(timeIntervalSinceNow: pause), outcome: reason)

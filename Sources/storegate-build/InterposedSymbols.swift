@@ -56,13 +56,14 @@ enum InterposedSymbols {
     /// problem (its symbols cannot be compared).
     private static func libraries(of binary: URL) throws -> [String] {
         let lines = try run("ldd", [binary.path]).split(separator: "\n")
+        // ldd indents each line with a tab: words are split at any whitespace (the loader's own line is a path).
         if let missing = lines.first(where: { $0.contains("=> not found") }) {
             throw BuildProblem(
-                "the loader cannot find \(missing.split(separator: " ").first ?? missing) for \(binary.path), so its "
-                    + "symbols cannot be compared with the binary's")
+                "the loader cannot find \(missing.split(whereSeparator: \.isWhitespace).first ?? missing) for "
+                    + "\(binary.path), so its symbols cannot be compared with the binary's")
         }
         let listed = lines.compactMap { line -> String? in
-            let words = line.split(separator: " ")
+            let words = line.split(whereSeparator: \.isWhitespace)
             if let arrow = words.firstIndex(of: "=>"), arrow + 1 < words.count, words[arrow + 1].hasPrefix("/") {
                 return String(words[arrow + 1])
             }

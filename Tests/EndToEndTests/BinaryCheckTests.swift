@@ -44,6 +44,8 @@ extension EndToEnd {
                 "void *PQconnectdbParams(const char *const *k, const char *const *v, int e) { return 0; }", ["pq"],
                 "PQconnectdbParams"
             ),
+            // The loader's own (ldd prints its line as a bare path).
+            ("int _dl_mcount(void) { return 0; }", [], "_dl_mcount"),
             // libc's, which every library calls.
             ("long write(int fd, const void *b, unsigned long n) { return (long)n; }", [], "write"),
         ])
