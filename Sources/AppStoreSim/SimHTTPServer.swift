@@ -6,6 +6,8 @@ import NIOPosix
 public final class SimHTTPServer: Sendable {
     /// The port it listens on (useful when asked for port 0).
     public let port: Int
+    /// Keeps answers back while a test looks at what waits for them.
+    public let hold: SimHold
     private let channel: any Channel
 
     /// Starts serving `simulator`, and `serverAPI` and `googlePlay` when given, on `host`:`port` (0 picks a
@@ -14,6 +16,8 @@ public final class SimHTTPServer: Sendable {
         simulator: AppStoreSimulator, serverAPI: SimServerAPI? = nil, googlePlay: SimGooglePlay? = nil,
         host: String = "127.0.0.1", port: Int = 0
     ) throws {
+        let hold = SimHold()
+        self.hold = hold
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -21,7 +25,8 @@ public final class SimHTTPServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(
-                        SimRequestHandler(simulator: simulator, serverAPI: serverAPI, googlePlay: googlePlay))
+                        SimRequestHandler(
+                            simulator: simulator, serverAPI: serverAPI, googlePlay: googlePlay, hold: hold))
                 }
             }
         channel = try bootstrap.bind(host: host, port: port).wait()
@@ -42,13 +47,15 @@ private final class SimRequestHandler: ChannelInboundHandler, RemovableChannelHa
     private let simulator: AppStoreSimulator
     private let serverAPI: SimServerAPI?
     private let googlePlay: SimGooglePlay?
+    private let hold: SimHold
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
 
-    init(simulator: AppStoreSimulator, serverAPI: SimServerAPI?, googlePlay: SimGooglePlay?) {
+    init(simulator: AppStoreSimulator, serverAPI: SimServerAPI?, googlePlay: SimGooglePlay?, hold: SimHold) {
         self.simulator = simulator
         self.serverAPI = serverAPI
         self.googlePlay = googlePlay
+        self.hold = hold
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -70,11 +77,14 @@ private final class SimRequestHandler: ChannelInboundHandler, RemovableChannelHa
                 ?? simulator.answer(method: method, path: head.uri, body: body)
             let keepAlive = head.isKeepAlive
             let send = { [self] in write(answer, keepAlive: keepAlive, version: head.version, context: context) }
-            if answer.delayMs > 0 {
-                context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(answer.delayMs)), send)
-            } else {
-                send()
+            let deliver = {
+                if answer.delayMs > 0 {
+                    context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(answer.delayMs)), send)
+                } else {
+                    send()
+                }
             }
+            hold.run(on: context.eventLoop, NIOLoopBound(deliver, eventLoop: context.eventLoop))
         }
     }
 

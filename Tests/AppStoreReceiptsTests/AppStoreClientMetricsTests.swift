@@ -57,10 +57,11 @@ import Testing
     }
 
     @Test func aCallThatGetsNoTurnBeforeItsDeadlineIsRefused() throws {
-        var slow = SimReceipt(receipt: "slow")
-        slow.steps = [SimStep(delayMs: 1500)]
-        let server = try SimHTTPServer(simulator: AppStoreSimulator(receipts: [slow]))
+        let server = try SimHTTPServer(simulator: AppStoreSimulator(receipts: [SimReceipt(receipt: "slow")]))
         defer { server.close() }
+        // Apple keeps its answer back until the second call has been refused, however long that takes.
+        server.hold.hold()
+        defer { server.hold.release() }
         let metrics = GatewayMetrics()
         let client = try AppStoreClientTests.client(
             server, "  max_concurrent_calls: 1\n  max_attempts: 1", metrics: metrics)

@@ -127,30 +127,32 @@ import Testing
         #expect(stand.google.calls["token"] == 2)
     }
 
-    /// Four callers at once: one logs in, and Google is slow to refuse it, long enough for the other three to be
-    /// seen waiting for it (not guessed to be: the test waits for them); all four get its failure, one login.
+    /// Four callers at once: one logs in, and Google keeps its refusal back until the other three are seen
+    /// waiting for it (not guessed to be: the test waits for them); all four get its failure, one login.
     @Test func aRefusedLoginSaysWhyInWordsAndItsWaitersShareTheFailure() async throws {
         let test = try GoogleTestAccount()
         let stand = try GoogleStandIn(test)
-        try stand.play([SimGoogleStep(endpoint: "token", delayMs: 3_000)])
+        stand.server.hold.hold()
         let impostor = try GoogleTestAccount()
         let login = try stand.login(impostor)
         let failures = Mutex<[GooglePlayFailure]>([])
         let callers = Task {
             await Together.run(4) {
                 do throws(GooglePlayFailure) {
-                    _ = try login.accessToken(deadline: .now + .seconds(20), logger: Self.logger)
+                    _ = try login.accessToken(deadline: .now + .seconds(120), logger: Self.logger)
                 } catch {
                     failures.withLock { $0.append(error) }
                 }
             }
         }
         var waiting = 0
-        for _ in 0..<300 where waiting < 3 {
+        let giveUp = ContinuousClock.now + .seconds(60)
+        while waiting < 3, ContinuousClock.now < giveUp {
             try await Task.sleep(for: .milliseconds(10))
             waiting = login.waitingForRefresh
         }
         #expect(waiting == 3, "three callers wait for the one login under way")
+        stand.server.hold.release()
         await callers.value
         let failed = failures.withLock { $0 }
         #expect(failed.count == 4)
