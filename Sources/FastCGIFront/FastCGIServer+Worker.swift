@@ -9,25 +9,23 @@ import Synchronization
 #endif
 
 extension FastCGIServer {
-    func runWorker(_ slot: WorkerSlot, number: Int) {
+    func runWorker(_ slot: WorkerSlot, waitingIn wait: ConnectionWait) {
         WakeSignal.unblock()
         var cached = (generation: -1, application: application)
         while !stopping.load(ordering: .sequentiallyConsistent) {
             slot.set(.accepting)
             let status: Int32
             if slot.request.pointee.ipcFd < 0 {
-                // No connection kept from its last request: in this worker's turn, wait for one to arrive, hand the
-                // turn on, and accept it (libfcgi then reads its first request, which may take a while). The
-                // socket does not block, so a worker that another beat to the connection takes a turn again.
-                guard turns.take(number) else { continue }
-                let arrived = socket.awaitConnection()
-                turns.pass()
-                guard arrived else { continue }
+                // No connection kept from its last request: wait with the other idle workers for one to arrive
+                // and accept it (libfcgi then reads its first request). The socket does not block, so a worker
+                // that another beat to the connection waits again.
+                guard wait.wait() else { continue }
                 status = FCGX_Accept_r(slot.request)
                 if status == -EAGAIN { continue }
+                wait.recheck()
             } else {
                 // The next request on the kept connection. Should the web server close it, libfcgi would go on to
-                // accept out of turn; with no socket to accept on it returns, and the worker takes a turn.
+                // accept without waiting its turn; with no socket to accept on it returns, and the worker waits.
                 let listening = slot.request.pointee.listen_sock
                 slot.request.pointee.listen_sock = -1
                 let next = FCGX_Accept_r(slot.request)
@@ -75,13 +73,15 @@ extension FastCGIServer {
         )
     }
 
-    func runWatchdog() {
+    func runWatchdog(rechecking connections: ConnectionWait) {
         var wasSaturated = false
         let recorder = runtime.metrics.makeRecorder()
         while !stopping.load(ordering: .relaxed) {
             let limit = application.server.requestTimeout
             let interval = max(min(limit / 10, .milliseconds(100)), .milliseconds(10))
             usleep(UInt32(interval.components.attoseconds / 1_000_000_000_000))
+            // A connection that arrived with another whose worker is held up reading it gets a worker all the same.
+            connections.recheck()
             let saturated = runtime.stats.workersBusy == slots.count
             if saturated {
                 if !wasSaturated { runtime.metrics.workersSaturated() }

@@ -8,16 +8,15 @@ import Synchronization
     import Glibc
 #endif
 
-/// The libfcgi transport: a pool of OS threads, each with its own `FCGX_Request`, accepting on one socket in
-/// turns (the worker that went idle last accepts next: ``AcceptTurns``), plus a watchdog that answers 504 for
-/// requests past their time limit.
+/// The libfcgi transport: a pool of OS threads, each with its own `FCGX_Request`, accepting on one socket (the
+/// worker that went idle last accepts next: ``ConnectionWait``), plus a watchdog that answers 504 for requests
+/// past their time limit.
 ///
 /// Signals are the owner's business: block them in every thread before ``start()`` and call ``reload(_:)``
 /// and ``stop(grace:)`` from the thread that waits for them.
 package final class FastCGIServer: Sendable {
     let socket: ListeningSocket
     let slots: [WorkerSlot]
-    let turns: AcceptTurns
     let runtime: GatewayRuntime
     let current: Mutex<GatewayApplication>
     /// Bumped by every reload, so workers refresh their copy of ``application`` only when it changed.
@@ -36,7 +35,6 @@ package final class FastCGIServer: Sendable {
                 listening: socket.descriptor, counters: runtime.stats.makeWorkerCounters(),
                 recorder: runtime.metrics.makeRecorder())
         }
-        self.turns = AcceptTurns(workers: slots.count)
     }
 
     /// Initialises libfcgi, which reads `FCGI_WEB_SERVER_ADDRS` (the web servers it accepts) once, here: `serve`
@@ -51,12 +49,13 @@ package final class FastCGIServer: Sendable {
         WakeSignal.install()
         try Self.initialiseLibrary()
         try socket.acceptWithoutBlocking()
-        for (number, slot) in slots.enumerated() {
+        let connections = try ConnectionWait(listening: socket.descriptor)
+        for slot in slots {
             liveWorkers.add(1, ordering: .relaxed)
-            let thread = try OSThread.spawn { [self] in runWorker(slot, number: number) }
+            let thread = try OSThread.spawn { [self] in runWorker(slot, waitingIn: connections) }
             slot.attach(thread: thread)
         }
-        _ = try OSThread.spawn(stackSize: 256 << 10) { [self] in runWatchdog() }
+        _ = try OSThread.spawn(stackSize: 256 << 10) { [self] in runWatchdog(rechecking: connections) }
         runtime.logger.info(
             "storegate serving",
             metadata: ["listen": "\(socket.address)", "workers": "\(slots.count)"]
@@ -84,7 +83,6 @@ package final class FastCGIServer: Sendable {
     package func stop(grace: Duration) -> Bool {
         stopping.store(true, ordering: .sequentiallyConsistent)
         FCGX_ShutdownPending()
-        turns.stop()
         let deadline = ContinuousClock.now.advanced(by: grace)
         while liveWorkers.load(ordering: .sequentiallyConsistent) > 0, ContinuousClock.now < deadline {
             // Repeated: a wake that lands just before a worker blocks is lost, the next one is not.

@@ -68,17 +68,12 @@ package final class ListeningSocket: Sendable {
     }
 
     /// Makes `accept` on the socket return at once when no connection is waiting, so a worker that lost a
-    /// connection to another goes back to its turn (``AcceptTurns``) rather than blocking out of turn.
+    /// connection to another goes back to waiting with the idle workers (``ConnectionWait``) rather than
+    /// blocking in `accept`, where Linux would wake it out of order.
     func acceptWithoutBlocking() throws(FrontError) {
         let flags = fcntl(descriptor, F_GETFL)
         guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
             throw FrontError.system("cannot make the listening socket non-blocking")
         }
-    }
-
-    /// Waits until a connection is waiting to be accepted; false when a signal interrupted the wait.
-    func awaitConnection() -> Bool {
-        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&waiting, 1, -1) == 1
     }
 }

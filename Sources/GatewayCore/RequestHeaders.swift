@@ -71,29 +71,33 @@ public struct RequestHeaders: @unchecked Sendable {  // its storage is written o
     /// The value of the first header called `name` (`If-None-Match`), compared case-insensitively. Entries
     /// whose length differs are skipped unread; every request looks up one or two headers.
     public func value(named name: String) -> String? {
-        guard let storage else { return nil }
+        // A native string's bytes are read in place: copying it to call `withUTF8` cost a quarter of a lookup.
+        if let found = name.utf8.withContiguousStorageIfAvailable({ value(named: $0) }) { return found }
         var name = name
-        return name.withUTF8 { name in
-            storage.withUnsafeMutablePointers { count, elements -> String? in
-                let entries = UnsafeRawPointer(elements)
-                let wanted = name.count + 5
-                var offset = 0
-                while offset + 8 <= count.pointee {
-                    let nameCount = Int(
-                        UInt32(littleEndian: entries.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-                    let valueCount = Int(
-                        UInt32(littleEndian: entries.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
-                    let nameStart = offset + 8
-                    offset = nameStart + nameCount + valueCount
-                    guard nameCount == wanted,
-                        Self.isCGIName(UnsafeRawBufferPointer(start: entries + nameStart, count: nameCount), of: name)
-                    else { continue }
-                    return String(
-                        decoding: UnsafeRawBufferPointer(start: entries + nameStart + nameCount, count: valueCount),
-                        as: UTF8.self)
-                }
-                return nil
+        return name.withUTF8 { value(named: $0) }
+    }
+
+    private func value(named name: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let storage else { return nil }
+        return storage.withUnsafeMutablePointers { count, elements -> String? in
+            let entries = UnsafeRawPointer(elements)
+            let wanted = name.count + 5
+            var offset = 0
+            while offset + 8 <= count.pointee {
+                let nameCount = Int(
+                    UInt32(littleEndian: entries.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                let valueCount = Int(
+                    UInt32(littleEndian: entries.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
+                let nameStart = offset + 8
+                offset = nameStart + nameCount + valueCount
+                guard nameCount == wanted,
+                    Self.isCGIName(UnsafeRawBufferPointer(start: entries + nameStart, count: nameCount), of: name)
+                else { continue }
+                return String(
+                    decoding: UnsafeRawBufferPointer(start: entries + nameStart + nameCount, count: valueCount),
+                    as: UTF8.self)
             }
+            return nil
         }
     }
 

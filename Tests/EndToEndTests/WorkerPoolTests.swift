@@ -57,9 +57,28 @@ extension EndToEnd {
             #expect(ManagedProcess.poll(for: .seconds(5)) { Self.busyWorkers(deployment) == 1 })
         }
 
-        /// Idle workers take new connections last in, first out: requests one at a time are served by the same
-        /// few workers, where Linux's accept would hand them to every worker in turn, each then keeping its
-        /// allocator pages, stack and read connection's cache (docs/OPERATIONS.md, Memory).
+        /// Two connections that reach a busy gateway together are both served, even when the first one's client
+        /// stalls after one byte and holds the worker that takes it: the other still gets a worker.
+        @Test func aConnectionThatArrivedWithAStalledOneIsServed() throws {
+            let deployment = try Deployment(
+                GatewaySetup(binary: Binaries.testbed, routes: routes, server: ["workers": "2"], keepAlive: false)
+            )
+            defer { deployment.stop() }
+            let slowClients = Thread {
+                _ = concurrently(2) { _ in try? deployment.request("/v1/slow?ms=3000") }
+            }
+            slowClients.start()
+            #expect(ManagedProcess.poll(for: .seconds(5)) { deployment.gateway.log.contains("all workers are busy") })
+            let stalled = try FastCGIConnection(socketPath: deployment.socketPath)
+            stalled.send([1])  // a record header's first byte, and nothing more
+            #expect(try deployment.request("/v1/catalog", timeout: .seconds(20)).status == 200)
+            withExtendedLifetime(stalled) {}
+            #expect(ManagedProcess.poll(for: .seconds(10)) { slowClients.isFinished })
+        }
+
+        /// Idle workers take new connections last in, first out (epoll's order): requests one at a time are served
+        /// by the same few workers, where Linux's accept would hand them to every worker in turn, each then keeping
+        /// its allocator pages, stack and read connection's cache (docs/OPERATIONS.md, Memory).
         @Test func requestsOneAtATimeWakeTheSameFewWorkersNotEveryWorkerInTurn() throws {
             let deployment = try Deployment(
                 GatewaySetup(binary: Binaries.testbed, routes: routes, server: ["workers": "32"], keepAlive: false)

@@ -60,6 +60,29 @@ import Testing
         #expect(String(decoding: line, as: UTF8.self) == expected)
     }
 
+    /// The digits of the last day and second are kept: lines in the same second, the next second, across
+    /// midnight and back again still say what gmtime says.
+    @Test func timestampsInARowReuseOnlyWhatIsStillTrue() {
+        let midnight = 1_795_046_400
+        let seconds = [
+            midnight - 1, midnight - 1, midnight, midnight + 59, midnight + 60, midnight - 1, midnight + 3599,
+            midnight + 3600, 0, midnight, -1, midnight + 86_399, midnight + 86_400,
+        ]
+        for (index, second) in seconds.enumerated() {
+            let milliseconds = index * 91 % 1000
+            let written = [UInt8](unsafeUninitializedCapacity: 24) { stamp, count in
+                count = UTCTimestamp.write(seconds: second, milliseconds: milliseconds, at: stamp.baseAddress!)
+            }
+            var time = second
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            let expected = String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1,
+                parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec, milliseconds)
+            #expect(String(decoding: written, as: UTF8.self) == expected, "second \(second)")
+        }
+    }
+
     /// Also a line that outgrows its scratch space (16 bytes here, 512 on the request path) and moves to
     /// the heap on the way.
     @Test func anAnswersFieldsJoinTheRequestLineInKeyOrderAndTheRequestsOwnWin() {
