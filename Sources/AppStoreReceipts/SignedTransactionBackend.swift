@@ -32,6 +32,7 @@ struct SignedTransactionBackend: VerificationBackend {
             throw GatewayError.badRequest("At most \(Self.maximumSignedTransactions) signed transactions per request.")
         }
         let payloads = try Self.verify(signedTransactions, with: verifier, context: context)
+        try Self.refuseRenewalInfo(payloads)
         guard let first = payloads.first, let bundleId = first.bundleId,
             payloads.allSatisfy({ $0.environment == first.environment && $0.bundleId == bundleId })
         else {
@@ -67,6 +68,19 @@ struct SignedTransactionBackend: VerificationBackend {
             transactions: apple.transactions + sent.transactions.filter { !known.contains($0.transactionId) },
             logMetadata: apple.logMetadata
         ).finishing(settings.finishes)
+    }
+
+    /// 400 naming a subscription's signed renewal info sent as a transaction: it carries no bundle id, and
+    /// was answered as transactions of different apps.
+    private static func refuseRenewalInfo(_ payloads: [SignedPayload]) throws(GatewayError) {
+        for payload in payloads where payload.bundleId == nil {
+            guard let fields = try? JSONValue.decoded(payload.json), fields["transactionId"] == nil,
+                fields["autoRenewProductId"] != nil || fields["autoRenewStatus"] != nil
+            else { continue }
+            throw .badRequest(
+                "A subscription's signed renewal info is not a transaction: send its signed transaction "
+                    + "(StoreKit's Transaction.jwsRepresentation).")
+        }
     }
 
     /// The signed-data verifier of the `apple` section; 422 when it has no roots to check against.

@@ -13,13 +13,13 @@ import CFastCGI
 /// worker count, not with the load (docs/OPERATIONS.md, Memory). Threads waiting in `epoll_wait` on one
 /// instance are woken one at a time, last in first out, so a new connection wakes the worker that went idle
 /// last: the workers that run are about as many as the requests in flight, and the others stay cold until a
-/// burst needs them. The kernel picks the worker, for one system call more than a blocking accept; turns kept
+/// burst needs them. The kernel picks the worker, for two system calls more than a blocking accept; turns kept
 /// in user space (a mutex, a condition per worker, a hand-off per connection) cost 900 instructions a request.
 ///
-/// Edge-triggered, so one arrival wakes one worker: level-triggered, the worker woken would wake another while
-/// the connection still waited, and one of them would find it gone (a wasted accept for every other request,
-/// 200 instructions a request). Several connections can arrive under one edge, so a worker that accepted one
-/// calls ``recheck()``, which wakes the next idle worker while any still wait; libfcgi reads the first request
+/// Edge-triggered, so one worker takes each arrival's event: level-triggered, the worker woken would wake another
+/// while the connection still waited, and one of them would find it gone (a wasted accept for every other
+/// request, 200 instructions a request). Several connections can arrive under one edge, so a worker that accepted
+/// one calls ``recheck()``, which wakes the next idle worker while any still wait; libfcgi reads the first request
 /// before it returns, so the watchdog rechecks too, in case that worker is held up by a client that stalls.
 final class ConnectionWait: Sendable {
     private let descriptor: Int32

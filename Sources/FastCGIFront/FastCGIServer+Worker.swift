@@ -22,7 +22,9 @@ extension FastCGIServer {
                 guard wait.wait() else { continue }
                 status = FCGX_Accept_r(slot.request)
                 if status == -EAGAIN { continue }
-                wait.recheck()
+                // Not after a failure (EMFILE): each idle worker in turn would meet it at once; the watchdog
+                // rechecks instead, ten times a second at most.
+                if status >= 0 { wait.recheck() }
             } else {
                 // The next request on the kept connection. Should the web server close it, libfcgi would go on to
                 // accept without waiting its turn; with no socket to accept on it returns, and the worker waits.

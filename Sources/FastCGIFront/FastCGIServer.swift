@@ -81,8 +81,11 @@ package final class FastCGIServer: Sendable {
     /// Stops accepting, lets requests in flight finish for up to `grace`, then closes the socket.
     /// Returns false when some were still running at the end of the grace period.
     package func stop(grace: Duration) -> Bool {
+        // Not `FCGX_ShutdownPending()`: with it, libfcgi's accept loop, after closing a connection that never
+        // became readable, takes the descriptor it just closed for a new connection and closes it again, and
+        // again, spinning and closing whatever reuses the number. Workers stop on `stopping` and the wake signal;
+        // the socket does not block, so no accept waits for a connection.
         stopping.store(true, ordering: .sequentiallyConsistent)
-        FCGX_ShutdownPending()
         let deadline = ContinuousClock.now.advanced(by: grace)
         while liveWorkers.load(ordering: .sequentiallyConsistent) > 0, ContinuousClock.now < deadline {
             // Repeated: a wake that lands just before a worker blocks is lost, the next one is not.

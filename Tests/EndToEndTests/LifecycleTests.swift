@@ -81,6 +81,30 @@ extension EndToEnd {
             #expect(try deployment.request("/v1/catalog").status == 502)
         }
 
+        /// A client that connects and says nothing as the gateway stops does not hold the stop up. Told that
+        /// the server was shutting down, libfcgi took the descriptor of the silent connection it had just closed
+        /// for a new one, and closed it again and again, spinning (and closing whatever reused the number) until
+        /// the grace period ended (a reviewer's find).
+        @Test func aSilentClientAtShutdownDoesNotHoldItUp() throws {
+            let deployment = try Deployment(
+                GatewaySetup(
+                    binary: Binaries.testbed, routes: [("/v1/catalog", "catalog")],
+                    server: ["shutdown_grace_s": "60"])
+            )
+            defer { deployment.stop() }
+            let descriptors = {
+                (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(deployment.gateway.pid)/fd"))?.count ?? 0
+            }
+            let before = descriptors()
+            let silent = try FastCGIConnection(socketPath: deployment.socketPath)
+            // Accepted: a worker waits (up to 2 s) for its first byte.
+            #expect(ManagedProcess.poll(for: .seconds(5)) { descriptors() > before })
+            deployment.gateway.signal(SIGTERM)
+            #expect(deployment.gateway.waitForExit(within: .seconds(20)) == 0)
+            #expect(!deployment.gateway.log.contains("still running"), "\(deployment.gateway.log)")
+            withExtendedLifetime(silent) {}
+        }
+
         @Test func idleKeptConnectionsDoNotDelayShutdown() throws {
             let deployment = try Deployment()
             defer { deployment.stop() }

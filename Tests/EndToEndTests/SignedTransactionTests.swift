@@ -114,6 +114,26 @@ extension EndToEnd {
             #expect(!(try gateway.logs(through: #require(last))).contains(parts[2]), "a signature reached the logs")
         }
 
+        /// A subscription's signed renewal info is verified like any signed data, then refused as what it is,
+        /// not as "transactions of different apps" (it carries no bundle id).
+        @Test func aSignedRenewalInfoSentAsATransactionIsNamed() throws {
+            let gateway = try Self.gateway()
+            defer { gateway.stop() }
+            let now = Date().timeIntervalSince1970 * 1000
+            let renewal = try SignedVectors.mint([
+                "originalTransactionId": "650001", "autoRenewProductId": SampleContent.monthlyId,
+                "productId": SampleContent.monthlyId, "autoRenewStatus": 1, "signedDate": now,
+                "environment": "Sandbox", "recentSubscriptionStartDate": now - 86_400_000,
+            ])
+            for body in [Self.body([renewal]), Self.body([try Self.signed(SampleContent.issueId, "650002"), renewal])] {
+                let answer = try gateway.deployment.request("/v1/verify", method: "POST", body: body)
+                #expect(answer.status == 400, "\(answer.text)")
+                #expect(answer.errorCode == "bad_request")
+                #expect(answer.text.contains("signed renewal info is not a transaction"), "\(answer.text)")
+            }
+            #expect(try gateway.ledgerCounts() == .init(purchases: 0, transactions: 0))
+        }
+
         @Test func environmentsAndRootsComeFromTheConfig() throws {
             let productionOnly = try Self.gateway(environments: "[Production]")
             defer { productionOnly.stop() }
