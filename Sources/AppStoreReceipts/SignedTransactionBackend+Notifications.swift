@@ -6,7 +6,8 @@ import PurchaseVerification
 extension SignedTransactionBackend {
     /// An App Store Server Notification V2 (`{"signedPayload": "<JWS>"}`), verified with the signed
     /// transaction it carries; nil for a body of another kind. Production notifications must name
-    /// `apple.app_apple_id` when it is set.
+    /// `apple.app_apple_id` when it is set, wherever they carry their facts (`data`, `summary`,
+    /// `externalPurchaseToken`, `appData`).
     func notification(_ delivery: NotificationDelivery, context: RequestContext) throws -> StoreNotification? {
         guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(delivery.body)) else { return nil }
         let verifier = try signedDataVerifier()
@@ -19,7 +20,7 @@ extension SignedTransactionBackend {
         }
         let data = fields["data"]
         if payload.environment == "Production", let appAppleId = settings.appAppleId,
-            data?["appAppleId"]?.integer != Int64(appAppleId)
+            payload.appAppleId != Int64(appAppleId)
         {
             throw GatewayError.bundleMismatch
         }

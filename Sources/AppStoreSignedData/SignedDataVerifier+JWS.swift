@@ -14,8 +14,8 @@ extension SignedDataVerifier {
         else { throw .badSignature("the signature does not match the leaf certificate") }
         let environment = try checkClaims(bundleId: claims.bundleId, environment: claims.environment)
         return SignedPayload(
-            environment: environment, bundleId: claims.bundleId, signedDate: claims.signedDate,
-            json: token.payloadBytes)
+            environment: environment, bundleId: claims.bundleId, appAppleId: claims.appAppleId,
+            signedDate: claims.signedDate, json: token.payloadBytes)
     }
 
     /// The key the header's leaf certificate holds, once the header is ES256 and its chain is trusted at the
@@ -64,23 +64,42 @@ struct JWSSigner: Sendable {
     }
 }
 
-/// The claims every kind of signed data carries: at the top, or (notifications) in `data`.
+/// The claims every kind of signed data carries: at the top, or (notifications) in the part that holds the
+/// notification's facts, looked for in Apple's order: `data`, `summary` (a renewal extension's summary),
+/// `externalPurchaseToken` (whose environment is Sandbox when its id starts with `SANDBOX`, else Production),
+/// `appData` (a rescinded consent).
 struct Claims {
     let environment: String?
     let bundleId: String?
+    let appAppleId: Int64?
     /// When it was signed; some notifications carry no date, and are checked now.
     let signedDate: Date
 
     init(_ payload: [String: Any]) throws(SignedDataError) {
-        let data = payload["data"] as? [String: Any] ?? [:]
-        let environment = payload["environment"] ?? data["environment"]
-        let bundleId = payload["bundleId"] ?? data["bundleId"]
+        let facts = Self.facts(of: payload)
+        let environment = payload["environment"] ?? facts["environment"]
+        let bundleId = payload["bundleId"] ?? facts["bundleId"]
+        let appAppleId = facts["appAppleId"]
         let signedDate = payload["signedDate"]
         guard environment == nil || environment is String, bundleId == nil || bundleId is String,
-            signedDate == nil || signedDate is NSNumber
-        else { throw .malformed("environment, bundleId or signedDate has the wrong type") }
+            appAppleId == nil || appAppleId is NSNumber, signedDate == nil || signedDate is NSNumber
+        else { throw .malformed("environment, bundleId, appAppleId or signedDate has the wrong type") }
         self.environment = environment as? String
         self.bundleId = bundleId as? String
+        self.appAppleId = (appAppleId as? NSNumber)?.int64Value
         self.signedDate = (signedDate as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue / 1000) } ?? Date()
+    }
+
+    /// The part of a notification that names its app and environment; empty for other kinds of data.
+    private static func facts(of payload: [String: Any]) -> [String: Any] {
+        for key in ["data", "summary"] {
+            if let facts = payload[key] as? [String: Any] { return facts }
+        }
+        if var token = payload["externalPurchaseToken"] as? [String: Any] {
+            let sandbox = (token["externalPurchaseId"] as? String)?.hasPrefix("SANDBOX") == true
+            token["environment"] = sandbox ? "Sandbox" : "Production"
+            return token
+        }
+        return payload["appData"] as? [String: Any] ?? [:]
     }
 }

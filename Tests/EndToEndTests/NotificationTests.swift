@@ -132,6 +132,52 @@ extension EndToEnd {
             #expect(try gateway.ledgerCounts() == .init(purchases: 0, transactions: 0))
         }
 
+        /// Notifications that carry no `data` name their app and environment where Apple's library looks for
+        /// them: a renewal extension's `summary`, an external purchase token (Sandbox when its id says so), a
+        /// rescinded consent's `appData`; they are checked and recorded like the others, the app's Apple ID too.
+        @Test func notificationsWithTheirFactsOutsideDataAreReadWhereApplesLibraryReadsThem() throws {
+            let gateway = try VerifyDeployment(
+                apple: VerifyDeployment.trustingTestChain.merging(["app_apple_id": "1234"]) { _, added in added })
+            defer { gateway.stop() }
+            func post(_ type: String, _ key: String, _ facts: [String: Any]) throws -> HTTPResponse {
+                let payload: [String: Any] = [
+                    "notificationType": type, "notificationUUID": UUID().uuidString, key: facts, "version": "2.0",
+                    "signedDate": Date().timeIntervalSince1970 * 1000,
+                ]
+                let body = try JSONSerialization.data(withJSONObject: ["signedPayload": try SignedVectors.mint(payload)]
+                )
+                return try gateway.deployment.request("/v1/notifications/apple", method: "POST", body: Array(body))
+            }
+            let app: [String: Any] = ["bundleId": SampleContent.bundleId, "appAppleId": 1234]
+            let summary = app.merging([
+                "environment": "Production", "productId": SampleContent.monthlyId, "requestIdentifier": "r-1",
+                "storefrontCountryCodes": ["USA"], "succeededCount": 5, "failedCount": 0,
+            ]) { $1 }
+            let sandboxToken = app.merging([
+                "externalPurchaseId": "SANDBOX_b2158121", "tokenCreationDate": 1_698_148_950_000,
+            ]) { $1 }
+            let consent = app.merging(["environment": "Sandbox", "signedAppTransactionInfo": "x"]) { $1 }
+            for (type, key, facts) in [
+                ("RENEWAL_EXTENSION", "summary", summary),
+                ("EXTERNAL_PURCHASE_TOKEN", "externalPurchaseToken", sandboxToken),
+                ("RESCIND_CONSENT", "appData", consent),
+            ] {
+                let answer = try post(type, key, facts)
+                #expect(answer.status == 200, "\(type): \(answer.text)")
+                #expect(answer.json["status"] as? String == "recorded", "\(type): \(answer.text)")
+            }
+            // A token without SANDBOX is Production's, whose app id is checked; another app is refused.
+            let productionToken = sandboxToken.merging(["externalPurchaseId": "b2158121", "appAppleId": 999]) { $1 }
+            let foreignId = try post("EXTERNAL_PURCHASE_TOKEN", "externalPurchaseToken", productionToken)
+            #expect(foreignId.errorCode == "bundle_mismatch", "\(foreignId.text)")
+            let foreignApp = try post(
+                "RENEWAL_EXTENSION", "summary", summary.merging(["bundleId": "com.other.app"]) { $1 })
+            #expect(foreignApp.errorCode == "bundle_mismatch", "\(foreignApp.text)")
+            let unlabelled = try post("RENEWAL_EXTENSION", "summary", app)
+            #expect(unlabelled.errorCode == "environment_not_accepted", "\(unlabelled.text)")
+            #expect(try gateway.ledgerCounts() == .init(purchases: 0, transactions: 0))
+        }
+
         @Test func productionNotificationsMustCarryTheConfiguredAppAppleId() throws {
             let gateway = try VerifyDeployment(
                 apple: VerifyDeployment.trustingTestChain.merging(["app_apple_id": "1234"]) { _, added in added })
