@@ -258,7 +258,12 @@ extension EndToEnd {
             #expect(try gateway.appStore.googleCalls()["purchases.products.acknowledge"] == 1)
             let ledger = try SQLiteLedger(path: gateway.ledgerPath)
             let original = "google-play:\(SampleContent.googlePackage):GPA.3300-0000-0000-00007"
-            let followUps = try ledger.followUps(environment: "Production", originalTransactionId: original)
+            // Done once Google's answer is recorded, which follows the call the stand-in saw.
+            var followUps: [StoredFollowUp] = []
+            _ = ManagedProcess.poll(for: .seconds(20)) {
+                followUps = (try? ledger.followUps(environment: "Production", originalTransactionId: original)) ?? []
+                return followUps.map(\.state) == [.done]
+            }
             #expect(followUps.map(\.state) == [.done])
             #expect(followUps.map(\.followUp.action) == ["acknowledge"])
             // Support reads it on the purchase's timeline, in words, without the purchase token.
