@@ -283,11 +283,14 @@ extension EndToEnd {
                     (try? gateway.appStore.googlePurchase("tok-e2e-coins")["consumed"] as? Bool) == true
                 })
             #expect(try gateway.appStore.googlePurchase("tok-e2e-coins")["acknowledged"] as? Bool == true)
-            let metrics = try gateway.deployment.request("/v1/metrics").text
+            // Counted just after the ledger records Google's answer.
+            let done = #"storegate_store_follow_ups_total{store="google-play",action="consume",outcome="done"} 1"#
+            var metrics = ""
             #expect(
-                metrics.contains(
-                    #"storegate_store_follow_ups_total{store="google-play",action="consume",outcome="done"} 1"#),
-                "\(metrics)")
+                ManagedProcess.poll(for: .seconds(10)) {
+                    metrics = (try? gateway.deployment.request("/v1/metrics").text) ?? ""
+                    return metrics.contains(done)
+                }, "\(metrics)")
             #expect(!gateway.logs.contains(token), "a purchase token is in no log line")
         }
     }

@@ -1,28 +1,43 @@
 import Foundation
+import Synchronization
 
 /// Runs `work` on `count` threads of its own at once (a dispatch queue's concurrentPerform runs no more at a
 /// time than there are cores), and returns when all are done. Each thread waits until all have started, so on a
-/// loaded machine none begins its work after the others have finished theirs.
+/// loaded machine none begins its work after the others have finished theirs. The threads count themselves in
+/// and out: a dispatch queue that notified them waited for a core of its own pool, which other tests' blocking
+/// work held for a minute at a time.
 public enum Together {
     public static func run(_ count: Int, _ work: @escaping @Sendable () -> Void) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let started = DispatchGroup()
+            let tally = Tally()
             let go = DispatchSemaphore(value: 0)
-            let done = DispatchGroup()
             for _ in 0..<count {
-                started.enter()
-                done.enter()
                 Thread {
-                    started.leave()
+                    if tally.started() == count { for _ in 0..<count { go.signal() } }
                     go.wait()
                     work()
-                    done.leave()
+                    if tally.finished() == count { continuation.resume() }
                 }.start()
             }
-            started.notify(queue: .global()) {
-                for _ in 0..<count { go.signal() }
+        }
+    }
+
+    /// How many threads have started and finished.
+    private final class Tally: Sendable {
+        private let counts = Mutex((started: 0, finished: 0))
+
+        func started() -> Int {
+            counts.withLock { counts in
+                counts.started += 1
+                return counts.started
             }
-            done.notify(queue: .global()) { continuation.resume() }
+        }
+
+        func finished() -> Int {
+            counts.withLock { counts in
+                counts.finished += 1
+                return counts.finished
+            }
         }
     }
 }
