@@ -9,16 +9,31 @@ import Synchronization
 public enum Together {
     public static func run(_ count: Int, _ work: @escaping @Sendable () -> Void) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let tally = Tally()
-            let go = DispatchSemaphore(value: 0)
-            for _ in 0..<count {
-                Thread {
-                    if tally.started() == count { for _ in 0..<count { go.signal() } }
-                    go.wait()
-                    work()
-                    if tally.finished() == count { continuation.resume() }
-                }.start()
-            }
+            start(count, work) { continuation.resume() }
+        }
+    }
+
+    /// Starts the threads and returns at once, without a suspension (a test that must watch them while they
+    /// work need not wait for a thread of the concurrency pool to come back to it); `finished` is signalled once
+    /// all are done.
+    public static func start(_ count: Int, _ work: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+        let finished = DispatchSemaphore(value: 0)
+        start(count, work) { finished.signal() }
+        return finished
+    }
+
+    private static func start(
+        _ count: Int, _ work: @escaping @Sendable () -> Void, whenDone: @escaping @Sendable () -> Void
+    ) {
+        let tally = Tally()
+        let go = DispatchSemaphore(value: 0)
+        for _ in 0..<count {
+            Thread {
+                if tally.started() == count { for _ in 0..<count { go.signal() } }
+                go.wait()
+                work()
+                if tally.finished() == count { whenDone() }
+            }.start()
         }
     }
 
