@@ -2,7 +2,7 @@
     import Glibc
 #endif
 
-/// The real-time signal SIGRTMIN+2, used only to wake idle workers out of a blocking accept or read at
+/// The real-time signal SIGRTMIN+2, used only to wake idle workers out of `epoll_wait` or a kept connection's read at
 /// shutdown. A real-time signal, so nothing sends it by accident; the stop loop sends it only to workers that
 /// are waiting for a request, never to one serving a request.
 enum WakeSignal {

@@ -11,7 +11,7 @@ import Synchronization
 /// request's streams: the worker, or the watchdog answering 504 when a handler overruns its time limit.
 final class WorkerSlot: @unchecked Sendable {
     enum Phase {
-        /// Waiting in `FCGX_Accept_r` (or reading the next request's parameters).
+        /// Waiting for a connection (`epoll_wait`, then `FCGX_Accept_r`) or a kept connection's next request.
         case accepting
         /// Reading parameters and body; never sent the wake signal.
         case reading
@@ -62,7 +62,7 @@ final class WorkerSlot: @unchecked Sendable {
         }
     }
 
-    /// Interrupts the worker's blocking accept or read, if it is idle in one.
+    /// Interrupts the worker's wait for a connection or a kept connection's next request, if it is idle in one.
     func wakeIfAccepting() {
         phase.withLock { phase in
             guard case .accepting = phase, let thread = threadId.withLock({ $0 }) else { return }
