@@ -17,15 +17,20 @@ extension PurchaseTransaction {
             purchaseDate: AppleDate.read("purchase_date", in: fields),
             expiresDate: AppleDate.read("expires_date", in: fields),
             cancellationDate: AppleDate.read("cancellation_date", in: fields),
-            quantity: fields["quantity"]?.integer.map { Int(clamping: $0) } ?? 1)
+            quantity: fields["quantity"]?.integer.map { Int(clamping: $0) } ?? 1,
+            familyShared: fields["in_app_ownership_type"]?.text == Self.familyShared)
     }
 
     /// A StoreKit 2 JWSTransaction payload: dates are milliseconds, a refund or revocation is
-    /// `revocationDate`. Nil when it lacks a transaction id or product id.
+    /// `revocationDate` with its `revocationType` and `revocationPercentage`. A prorated refund of a consumable
+    /// pack takes back that share of its items and cancels it only when that is all of them. Nil when it lacks a
+    /// transaction id or product id.
     init?(signedPayload fields: JSONValue) {
         guard let transactionId = fields["transactionId"]?.text, !transactionId.isEmpty,
             let productId = fields["productId"]?.text, !productId.isEmpty
         else { return nil }
+        let quantity = max(1, fields["quantity"]?.integer.map { Int(clamping: $0) } ?? 1)
+        let revocation = Self.revocation(of: fields, quantity: quantity)
         self.init(
             transactionId: transactionId,
             originalTransactionId: fields["originalTransactionId"]?.text ?? transactionId,
@@ -33,9 +38,28 @@ extension PurchaseTransaction {
             webOrderLineItemId: Self.lineItem(fields["webOrderLineItemId"]),
             purchaseDate: AppleDate.milliseconds(fields["purchaseDate"]),
             expiresDate: AppleDate.milliseconds(fields["expiresDate"]),
-            cancellationDate: AppleDate.milliseconds(fields["revocationDate"]),
-            quantity: fields["quantity"]?.integer.map { Int(clamping: $0) } ?? 1,
-            accountToken: fields["appAccountToken"]?.text.flatMap(UUID.init(uuidString:))?.uuidString.lowercased())
+            cancellationDate: revocation.flatMap { $0.quantity == quantity ? $0.date : nil },
+            quantity: quantity,
+            accountToken: fields["appAccountToken"]?.text.flatMap(UUID.init(uuidString:))?.uuidString.lowercased(),
+            familyShared: fields["inAppOwnershipType"]?.text == Self.familyShared, revocation: revocation)
+    }
+
+    /// Apple's `inAppOwnershipType` (and the receipt's `in_app_ownership_type`) for a family member's access.
+    private static let familyShared = "FAMILY_SHARED"
+
+    /// What Apple refunded or revoked of a signed transaction of `quantity` items, if anything. Its percentage
+    /// covers the whole quantity ("1 of 3 items refunded is about 33.333%"), so a consumable pack loses that
+    /// share of its items, rounded to the nearest; anything else is taken back whole.
+    private static func revocation(of fields: JSONValue, quantity: Int) -> PurchaseRevocation? {
+        guard let date = AppleDate.milliseconds(fields["revocationDate"]) else { return nil }
+        let type = fields["revocationType"]?.text
+        let percentage = fields["revocationPercentage"]?.integer.map { Int(clamping: $0) }
+        var taken = quantity
+        if type == "REFUND_PRORATED", fields["type"]?.text == "Consumable", let percentage {
+            let share = (Double(quantity) * Double(min(max(percentage, 0), 100_000)) / 100_000).rounded()
+            taken = min(quantity, Int(share))
+        }
+        return PurchaseRevocation(date: date, type: type, percentageMilliunits: percentage, quantity: taken)
     }
 
     /// A subscription period's id; Apple sends "0" or "" for transactions that have none.

@@ -15,9 +15,11 @@ public struct SimAPITransaction: Codable, Sendable, Equatable {
     /// When set, the transaction was refunded then (and is in the refund history).
     public var revoked: String?
     public var appAccountToken: String?
+    /// Apple's `inAppOwnershipType`: `PURCHASED`, or `FAMILY_SHARED` for a family member's access.
+    public var ownership: String = "PURCHASED"
 
     enum CodingKeys: String, CodingKey {
-        case type, environment, customer, purchase, expires, revoked
+        case type, environment, customer, purchase, expires, revoked, ownership
         case transactionId = "transaction_id"
         case originalTransactionId = "original_transaction_id"
         case productId = "product_id"
@@ -47,5 +49,6 @@ public struct SimAPITransaction: Codable, Sendable, Equatable {
         expires = try container.decodeIfPresent(String.self, forKey: .expires)
         revoked = try container.decodeIfPresent(String.self, forKey: .revoked)
         appAccountToken = try container.decodeIfPresent(String.self, forKey: .appAccountToken)
+        ownership = try container.decodeIfPresent(String.self, forKey: .ownership) ?? ownership
     }
 }

@@ -4,7 +4,8 @@ import Synchronization
 extension SimServerAPI {
     /// Set App Account Token: every transaction of the purchase `originalTransactionId` carries the token from
     /// now on (in answers and signed payloads). Apple's answers: 200 with no body; 400 4000183 for a token that
-    /// is not a UUID, 4000187 for an id that is not an original transaction id; 404 4040010 for an unknown one.
+    /// is not a UUID, 4000187 for an id that is not an original transaction id, 4000185 for a family member's
+    /// access through Family Sharing; 404 4040010 for an unknown one.
     func setAppAccountToken(_ originalTransactionId: String, environment: String, body: [UInt8])
         -> AppStoreSimulator.Answer
     {
@@ -26,6 +27,11 @@ extension SimServerAPI {
                         400, 4_000_187,
                         "Invalid request. The transaction ID provided is not an original transaction ID.")
                     : error(404, 4_040_010, "Transaction id not found.")
+            }
+            if purchase.contains(where: { state.transactions[$0].ownership == "FAMILY_SHARED" }) {
+                return error(
+                    400, 4_000_185,
+                    "Invalid request. The transaction is for a product the customer obtains through Family Sharing.")
             }
             for index in purchase { state.transactions[index].appAccountToken = token.uuidString.lowercased() }
             return AppStoreSimulator.Answer(status: 200)

@@ -148,7 +148,8 @@ extension SimServerAPI {
             "originalTransactionId": transaction.originalTransactionId ?? transaction.transactionId,
             "bundleId": check.bundleId, "productId": transaction.productId, "type": transaction.type,
             "purchaseDate": purchased, "originalPurchaseDate": purchased, "quantity": 1,
-            "inAppOwnershipType": "PURCHASED", "transactionReason": "PURCHASE", "environment": transaction.environment,
+            "inAppOwnershipType": transaction.ownership, "transactionReason": "PURCHASE",
+            "environment": transaction.environment,
             "signedDate": SimDate.milliseconds(Date()), "storefront": "USA", "storefrontId": "143441",
         ]
         if let expires = transaction.expires { fields["expiresDate"] = SimDate.milliseconds(date(expires)) }

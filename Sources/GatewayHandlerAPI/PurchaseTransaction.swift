@@ -17,10 +17,17 @@ public struct PurchaseTransaction: Sendable, Equatable {
     /// The app account the purchase was made for, when the store carries one (Apple's `appAccountToken`, a
     /// UUID in lowercase).
     public let accountToken: String?
+    /// True when the buyer has it through their family rather than by buying it (Apple's Family Sharing,
+    /// `inAppOwnershipType` `FAMILY_SHARED`): a purchase of its own, apart from the family member's who paid.
+    public let familyShared: Bool
+    /// What the store refunded or revoked of it. A refund of the whole sets `cancellationDate` too; a prorated
+    /// refund of some of a pack's items leaves it nil, as the rest is still the buyer's.
+    public let revocation: PurchaseRevocation?
 
     public init(
         transactionId: String, originalTransactionId: String, productId: String, webOrderLineItemId: String?,
-        purchaseDate: Date?, expiresDate: Date?, cancellationDate: Date?, quantity: Int, accountToken: String? = nil
+        purchaseDate: Date?, expiresDate: Date?, cancellationDate: Date?, quantity: Int, accountToken: String? = nil,
+        familyShared: Bool = false, revocation: PurchaseRevocation? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -31,5 +38,7 @@ public struct PurchaseTransaction: Sendable, Equatable {
         self.cancellationDate = cancellationDate
         self.quantity = quantity
         self.accountToken = accountToken
+        self.familyShared = familyShared
+        self.revocation = revocation
     }
 }

@@ -1,16 +1,31 @@
 import GatewayText
 
 extension VerifiedPurchases {
-    /// The transactions as API.md shows them; absent dates are `null`, never left out.
+    /// The transactions as API.md shows them; absent dates and a transaction nothing was refunded of are `null`,
+    /// never left out.
     public func writeTransactions(to json: inout JSONWriter) {
         json.array(transactions) { json, transaction in
             json.object { json in
                 json.member("cancellation_date", date: transaction.cancellationDate)
                 json.member("expires_date", date: transaction.expiresDate)
+                json.key("family_shared")
+                json.bool(transaction.familyShared)
                 json.member("original_transaction_id", transaction.originalTransactionId)
                 json.member("product_id", transaction.productId)
                 json.member("purchase_date", date: transaction.purchaseDate)
                 json.member("quantity", transaction.quantity)
+                json.key("revocation")
+                if let revocation = transaction.revocation {
+                    json.object { json in
+                        json.member("date", date: revocation.date)
+                        json.key("percentage_milliunits")
+                        json.number(revocation.percentageMilliunits)
+                        json.member("quantity", revocation.quantity)
+                        json.member("type", revocation.type)
+                    }
+                } else {
+                    json.string(nil)
+                }
                 json.member("transaction_id", transaction.transactionId)
             }
         }

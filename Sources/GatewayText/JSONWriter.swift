@@ -58,6 +58,19 @@ public struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    /// `true` or `false`.
+    public mutating func bool(_ value: Bool) {
+        separate()
+        if value { buffer.append("true") } else { buffer.append("false") }
+        needsComma = true
+    }
+
+    /// An integer, or `null`.
+    public mutating func number(_ value: Int?) {
+        guard let value else { return string(nil) }
+        number(value)
+    }
+
     /// An RFC 3339 UTC timestamp in whole seconds (`"2026-10-01T12:00:00Z"`, the fraction dropped), or `null`.
     /// Dates beyond four-digit years are written as the nearest such year's end.
     public mutating func date(_ value: Date?) {

@@ -39,7 +39,8 @@ package struct LedgerNotification: Sendable {
         consumptionRequest.map { (LedgerTable.consumptionRequests.insertStatement(placeholder: placeholder), $0.row()) }
     }
 
-    /// Statements clearing the cancellation of the reported purchases and transactions (REFUND_REVERSED).
+    /// Statements clearing the cancellation of the reported purchases, and the cancellation and refund of the
+    /// reported transactions (REFUND_REVERSED).
     func reinstatements(placeholder: (Int) -> String) -> [(sql: String, arguments: [String])] {
         guard reinstates else { return [] }
         let (first, second) = (placeholder(1), placeholder(2))
@@ -51,7 +52,11 @@ package struct LedgerNotification: Sendable {
         }
         let transactions = batch.transactions.map { transaction in
             (
-                "UPDATE transactions SET cancellation_date_ms = NULL WHERE environment = \(first) AND transaction_id = \(second)",
+                """
+                UPDATE transactions SET cancellation_date_ms = NULL, revocation_date_ms = NULL, revocation_type = NULL,
+                    revocation_percentage = NULL, revoked_quantity = NULL
+                    WHERE environment = \(first) AND transaction_id = \(second)
+                """,
                 [transaction.environment, transaction.transactionId]
             )
         }

@@ -16,6 +16,10 @@ package struct LedgerTransaction: Sendable, Hashable {
     /// Set when Apple refunded or revoked the transaction.
     package var cancellationDate: Date?
     package var quantity: Int
+    /// A family member's access through Family Sharing rather than the buyer's own purchase.
+    package var familyShared: Bool
+    /// What the store refunded or revoked of it, whole or in part.
+    package var revocation: LedgerRevocation?
 
     package init(
         environment: String,
@@ -28,7 +32,9 @@ package struct LedgerTransaction: Sendable, Hashable {
         purchaseDate: Date? = nil,
         expiresDate: Date? = nil,
         cancellationDate: Date? = nil,
-        quantity: Int = 1
+        quantity: Int = 1,
+        familyShared: Bool = false,
+        revocation: LedgerRevocation? = nil
     ) {
         self.environment = environment
         self.bundleId = bundleId
@@ -41,5 +47,7 @@ package struct LedgerTransaction: Sendable, Hashable {
         self.expiresDate = expiresDate
         self.cancellationDate = cancellationDate
         self.quantity = quantity
+        self.familyShared = familyShared
+        self.revocation = revocation
     }
 }

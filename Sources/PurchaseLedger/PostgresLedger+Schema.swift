@@ -51,6 +51,7 @@ extension PostgresLedger {
         (10, StoreFollowUpTable.schema(integer: "BIGINT")),
         (11, StoreHandle.schema(integer: "BIGINT")),
         (12, ConsumptionRequestTable.storeColumns),
+        (13, LedgerRevocation.columns(integer: "BIGINT")),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

@@ -21,6 +21,11 @@ package struct StoredTransaction: Sendable, Equatable {
     package let firstSeen: Date
     package let source: LedgerSource
     package let requestId: String
+    package let quantity: Int
+    /// A family member's access through Family Sharing.
+    package let familyShared: Bool
+    /// What the store refunded or revoked of it.
+    package let revocation: LedgerRevocation?
 }
 
 /// A store notification as the ledger holds it.

@@ -24,7 +24,9 @@ enum PurchaseHistoryQueries {
     static func transactions(_ placeholder: (Int) -> String) -> String {
         """
         SELECT transaction_id, product_id, CAST(purchase_date_ms AS TEXT), CAST(expires_date_ms AS TEXT),
-            CAST(cancellation_date_ms AS TEXT), CAST(first_seen_ms AS TEXT), source, request_id
+            CAST(cancellation_date_ms AS TEXT), CAST(first_seen_ms AS TEXT), source, request_id,
+            CAST(quantity AS TEXT), ownership, CAST(revocation_date_ms AS TEXT), revocation_type,
+            CAST(revocation_percentage AS TEXT), CAST(revoked_quantity AS TEXT)
             FROM transactions WHERE environment = \(placeholder(1)) AND original_transaction_id = \(placeholder(2))
             ORDER BY coalesce(purchase_date_ms, first_seen_ms), transaction_id
         """
@@ -45,14 +47,21 @@ enum PurchaseHistoryQueries {
     }
 
     static func transaction(_ row: [String?]) -> StoredTransaction? {
-        guard row.count == 8, let id = row[0], let product = row[1], let firstSeen = LedgerTime.date(row[5]),
+        guard row.count == 14, let id = row[0], let product = row[1], let firstSeen = LedgerTime.date(row[5]),
             let requestId = row[7]
         else { return nil }
+        let quantity = row[8].flatMap { Int($0) } ?? 1
         return StoredTransaction(
             transactionId: id, productId: product, purchaseDate: LedgerTime.date(row[2]),
             expiresDate: LedgerTime.date(row[3]),
             cancellationDate: LedgerTime.date(row[4]), firstSeen: firstSeen,
-            source: row[6].flatMap(LedgerSource.init(rawValue:)) ?? .verify, requestId: requestId)
+            source: row[6].flatMap(LedgerSource.init(rawValue:)) ?? .verify, requestId: requestId, quantity: quantity,
+            familyShared: row[9] == LedgerRevocation.familyShared,
+            revocation: LedgerTime.date(row[10]).map {
+                LedgerRevocation(
+                    date: $0, type: row[11], percentageMilliunits: row[12].flatMap { Int($0) },
+                    quantity: row[13].flatMap { Int($0) } ?? quantity)
+            })
     }
 
     static func notification(_ row: [String?]) -> StoredNotification? {

@@ -29,6 +29,15 @@ package struct PurchaseKey: Hashable, Sendable, CustomStringConvertible {
         PurchaseKey(rawValue: "grant:\(grantId)")
     }
 
+    /// A family member's access to a purchase through Family Sharing (`key` as the buyer's would be): kept apart
+    /// from the buyer's, so revoking the family member's access never touches the buyer's purchase.
+    package static func familyShared(_ key: PurchaseKey) -> PurchaseKey {
+        PurchaseKey(rawValue: "family:\(key.rawValue)")
+    }
+
+    /// Whether this is a family member's access through Family Sharing.
+    package var isFamilyShared: Bool { rawValue.hasPrefix("family:") }
+
     /// Whether this purchase is a free grant rather than something bought.
     package var isFreeGrant: Bool { rawValue.hasPrefix("grant:") }
 

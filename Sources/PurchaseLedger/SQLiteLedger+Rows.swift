@@ -59,11 +59,13 @@ extension SQLiteLedger {
             sql: """
                 INSERT INTO transactions (environment, transaction_id, purchase_key, product_id,
                     original_transaction_id, web_order_line_item_id, purchase_date_ms, expires_date_ms,
-                    cancellation_date_ms, quantity, first_seen_ms, last_seen_ms, source, request_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    cancellation_date_ms, quantity, first_seen_ms, last_seen_ms, source, request_id, ownership,
+                    revocation_date_ms, revocation_type, revocation_percentage, revoked_quantity)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (environment, transaction_id) DO UPDATE SET
                     expires_date_ms = coalesce(excluded.expires_date_ms, expires_date_ms),
                     cancellation_date_ms = coalesce(excluded.cancellation_date_ms, cancellation_date_ms),
+                    \(LedgerRevocation.keptOnConflict(existing: "")),
                     last_seen_ms = excluded.last_seen_ms
                 """,
         ).execute(
@@ -73,7 +75,9 @@ extension SQLiteLedger {
                 transaction.purchaseDate.map(LedgerTime.milliseconds),
                 transaction.expiresDate.map(LedgerTime.milliseconds),
                 transaction.cancellationDate.map(LedgerTime.milliseconds), transaction.quantity, now, now,
-                batch.source.rawValue, batch.requestId,
+                batch.source.rawValue, batch.requestId, transaction.familyShared ? LedgerRevocation.familyShared : nil,
+                transaction.revocation.map { LedgerTime.milliseconds($0.date) }, transaction.revocation?.type,
+                transaction.revocation?.percentageMilliunits, transaction.revocation?.quantity,
             ]
         )
     }

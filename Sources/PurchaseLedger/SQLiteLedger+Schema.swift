@@ -105,6 +105,9 @@ extension SQLiteLedger {
         migrator.registerMigration("v12 consumption requests by store") { db in
             try db.execute(sql: ConsumptionRequestTable.storeColumns)
         }
+        migrator.registerMigration("v13 family sharing and revocations") { db in
+            try db.execute(sql: LedgerRevocation.columns(integer: "INTEGER"))
+        }
         return migrator
     }
 }

@@ -9,8 +9,13 @@ package struct AccountHoldingsReader: Sendable {
     private let ledger: any PurchaseLedger
     private let catalog: Catalog
     private let tokens: DownloadTokens?
+    private let familySharing: FamilySharing
 
-    package init(accounts: AccountBinder?, ledger: any PurchaseLedger, catalog: Catalog, tokens: DownloadTokens?) {
+    package init(
+        accounts: AccountBinder?, ledger: any PurchaseLedger, catalog: Catalog, tokens: DownloadTokens?,
+        familySharing: FamilySharing
+    ) {
+        self.familySharing = familySharing
         self.accounts = accounts
         self.ledger = ledger
         self.catalog = catalog
@@ -40,7 +45,8 @@ package struct AccountHoldingsReader: Sendable {
             let bought = held.filter { !$0.purchaseKey.isFreeGrant }.map(\.latestTransaction)
             let given = held.filter(\.purchaseKey.isFreeGrant).map(\.latestTransaction)
             let found =
-                EntitlementRules.entitlements(from: bought, catalog: catalog, now: now)
+                EntitlementRules.entitlements(
+                    from: bought, catalog: catalog, now: now, familySharing: familySharing)
                 + EntitlementRules.entitlements(fromGrants: given, catalog: catalog, now: now)
             for var entitlement in found where !entitlements.contains(where: { $0.productId == entitlement.productId })
             {
@@ -59,6 +65,6 @@ extension StoredPurchase {
         PurchaseTransaction(
             transactionId: latestTransactionId, originalTransactionId: originalTransactionId, productId: productId,
             webOrderLineItemId: nil, purchaseDate: nil, expiresDate: expiresDate, cancellationDate: cancellationDate,
-            quantity: 1)
+            quantity: 1, familyShared: purchaseKey.isFamilyShared)
     }
 }

@@ -43,7 +43,7 @@ package struct ContentGrants: ContentGate, CustomReflectable {
     {
         let credential = try stores.credential(contentRequest: request)
         let account = try accounts?.account(of: request)
-        let claimed: (originalTransactionId: String, environment: String)?
+        let claimed: (originalTransactionId: String, environment: String, familyShared: Bool)?
         if stores.backend(for: credential) != nil {
             var verified = try recorder.verify(credential, source: .download, context: context)
             if let account, let accounts { verified = try accounts.bind(verified, to: account, context: context) }
@@ -51,18 +51,20 @@ package struct ContentGrants: ContentGate, CustomReflectable {
             // get a line of their own (verify and restore-sync put them on their request line).
             context.logger.info("purchases verified", metadata: verified.logMetadata)
             claimed = verified.entitlements.first { $0.productId == productId }.map {
-                ($0.originalTransactionId, verified.environment)
+                ($0.originalTransactionId, verified.environment, $0.familyShared)
             }
         } else if case .downloadToken(let token) = credential {
             guard let claims = tokens?.verify(token) else { throw GatewayError.tokenInvalid }
-            claimed = claims.productId == productId ? (claims.originalTransactionId, claims.environment) : nil
+            claimed =
+                claims.productId == productId
+                ? (claims.originalTransactionId, claims.environment, claims.familyShared) : nil
         } else {
             throw GatewayError.badRequest("This server cannot verify that kind of purchase.")
         }
         guard let claimed,
             let grant = try ledgerGrant(
                 productId, originalTransactionId: claimed.originalTransactionId, environment: claimed.environment,
-                context: context)
+                familyShared: claimed.familyShared, context: context)
         else { throw GatewayError.notEntitled }
         return grant
     }
@@ -93,9 +95,11 @@ package struct ContentGrants: ContentGate, CustomReflectable {
     }
 
     /// The grant the ledger supports for `productId` through `originalTransactionId`: a purchase of it, not
-    /// cancelled, and for subscriptions a period that has not ended.
+    /// cancelled, and for subscriptions a period that has not ended; a family member's access only through
+    /// their own (revoking it leaves the buyer's, which may share its original transaction, untouched).
     private func ledgerGrant(
-        _ productId: String, originalTransactionId: String, environment: String, context: RequestContext
+        _ productId: String, originalTransactionId: String, environment: String, familyShared: Bool,
+        context: RequestContext
     ) throws(GatewayError) -> ContentGrant? {
         let purchases: [StoredPurchase]
         do {
@@ -106,7 +110,8 @@ package struct ContentGrants: ContentGate, CustomReflectable {
         let now = Date()
         guard
             let current = purchases.first(where: {
-                $0.productId == productId && $0.cancellationDate == nil && ($0.expiresDate ?? .distantFuture) > now
+                $0.productId == productId && $0.purchaseKey.isFamilyShared == familyShared
+                    && $0.cancellationDate == nil && ($0.expiresDate ?? .distantFuture) > now
             })
         else { return nil }
         return ContentGrant(

@@ -6,17 +6,21 @@ import PurchaseLedger
 package enum EntitlementRules {
     /// One entitlement per catalog product: non-consumables and free subscriptions without a cancellation;
     /// subscriptions not cancelled whose period ends after `now` (the latest period counts); never
-    /// consumables, and never products the catalog does not sell.
-    package static func entitlements(from transactions: [PurchaseTransaction], catalog: Catalog, now: Date)
-        -> [Entitlement]
-    {
+    /// consumables, never products the catalog does not sell, and a family member's access only to the types
+    /// `familySharing` grants.
+    package static func entitlements(
+        from transactions: [PurchaseTransaction], catalog: Catalog, now: Date,
+        familySharing: FamilySharing = .everyType
+    ) -> [Entitlement] {
         var best: [String: Entitlement] = [:]
         for transaction in transactions where transaction.cancellationDate == nil {
-            guard let product = catalog.product(id: transaction.productId) else { continue }
+            guard let product = catalog.product(id: transaction.productId),
+                !transaction.familyShared || familySharing.grants(product.kind)
+            else { continue }
             let candidate = Entitlement(
                 productId: product.id, store: PurchaseOrigin.store(of: transaction.originalTransactionId),
                 originalTransactionId: transaction.originalTransactionId,
-                expiresDate: transaction.expiresDate
+                expiresDate: transaction.expiresDate, familyShared: transaction.familyShared
             )
             switch product.kind {
             case .consumable:
@@ -54,8 +58,14 @@ package enum EntitlementRules {
     }
 
     /// The ledger key of `transaction`: its original transaction for products bought once, its web order
-    /// line item for subscription periods, and itself for consumables and products the catalog lacks.
+    /// line item for subscription periods, and itself for consumables and products the catalog lacks; a family
+    /// member's access is kept apart from the buyer's purchase under the same key.
     package static func purchaseKey(of transaction: PurchaseTransaction, catalog: Catalog) -> PurchaseKey {
+        let key = ownKey(of: transaction, catalog: catalog)
+        return transaction.familyShared ? .familyShared(key) : key
+    }
+
+    private static func ownKey(of transaction: PurchaseTransaction, catalog: Catalog) -> PurchaseKey {
         switch catalog.product(id: transaction.productId)?.kind {
         case .nonConsumable, .freeSubscription:
             return .original(transaction.originalTransactionId)
@@ -86,7 +96,13 @@ package enum EntitlementRules {
                 purchaseDate: transaction.purchaseDate,
                 expiresDate: transaction.expiresDate,
                 cancellationDate: transaction.cancellationDate,
-                quantity: transaction.quantity
+                quantity: transaction.quantity,
+                familyShared: transaction.familyShared,
+                revocation: transaction.revocation.map {
+                    LedgerRevocation(
+                        date: $0.date, type: $0.type, percentageMilliunits: $0.percentageMilliunits,
+                        quantity: $0.quantity)
+                }
             )
         }
     }

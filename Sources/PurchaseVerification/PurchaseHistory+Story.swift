@@ -41,12 +41,17 @@ extension PurchaseHistory {
             if let bought = transaction.purchaseDate {
                 events.append(.init(at: bought, kind: .bought, detail: "transaction \(transaction.transactionId)"))
             }
+            let family = transaction.familyShared ? " (a family member's, through Family Sharing)" : ""
             events.append(
                 .init(
                     at: transaction.firstSeen, kind: .recorded,
                     detail:
-                        "transaction \(transaction.transactionId) by \(transaction.source.rawValue), request \(transaction.requestId)"
+                        "transaction \(transaction.transactionId)\(family) by \(transaction.source.rawValue), request \(transaction.requestId)"
                 ))
+            if let revocation = transaction.revocation {
+                events.append(
+                    .init(at: revocation.date, kind: .refunded, detail: transaction.refundSummary(revocation)))
+            }
         }
         for restore in restores {
             events.append(
@@ -92,12 +97,35 @@ extension PurchaseHistory {
         for event in bindingEvents {
             events.append(.init(at: event.at, kind: .account, detail: event.summary))
         }
+        // A transaction's refund told above tells its purchase's cancellation too.
+        let told = Set(transactions.compactMap { $0.revocation?.date })
         for purchase in purchases where !purchase.purchaseKey.isFreeGrant {
-            if let cancelled = purchase.cancellationDate {
+            if let cancelled = purchase.cancellationDate, !told.contains(cancelled) {
                 events.append(.init(at: cancelled, kind: .refunded, detail: purchase.productId))
             }
         }
         return events.sorted { ($0.at, $0.kind.rawValue) < ($1.at, $1.kind.rawValue) }
+    }
+}
+
+extension StoredTransaction {
+    /// What was refunded or revoked of it, in words: `com.example.coins: 2 of 4 items refunded (REFUND_PRORATED,
+    /// 50%), transaction 2000000001`.
+    fileprivate func refundSummary(_ revocation: LedgerRevocation) -> String {
+        let what =
+            if revocation.type == "FAMILY_REVOKE" {
+                "Family Sharing access revoked"
+            } else if revocation.quantity < quantity {
+                "\(revocation.quantity) of \(quantity) items refunded"
+            } else {
+                "refunded"
+            }
+        let percentage = revocation.percentageMilliunits.map { milliunits in
+            let fraction = String(String(milliunits % 1000 + 1000).dropFirst()).replacing(/0+$/, with: "")
+            return "\(milliunits / 1000)\(fraction.isEmpty ? "" : "." + fraction)%"
+        }
+        let why = [revocation.type, percentage].compactMap { $0 }.joined(separator: ", ")
+        return "\(productId): \(what)\(why.isEmpty ? "" : " (\(why))"), transaction \(transactionId)"
     }
 }
 

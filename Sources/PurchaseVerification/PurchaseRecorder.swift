@@ -20,11 +20,14 @@ package final class PurchaseRecorder: Sendable {
     private let committed = CommittedTransactions()
     /// Called when purchases were recorded with store follow-ups, so the store does them now.
     private let followUpsRecorded: @Sendable () -> Void
+    private let familySharing: FamilySharing
 
     package init(
         stores: StoreBackends, catalog: Catalog, ledger: any PurchaseLedger, tokens: DownloadTokens?,
-        accounts: AccountBinder?, followUpsRecorded: @escaping @Sendable () -> Void = {}
+        accounts: AccountBinder?, familySharing: FamilySharing,
+        followUpsRecorded: @escaping @Sendable () -> Void = {}
     ) {
+        self.familySharing = familySharing
         self.followUpsRecorded = followUpsRecorded
         self.stores = stores
         self.catalog = catalog
@@ -114,7 +117,8 @@ package final class PurchaseRecorder: Sendable {
                 throw error.answer("the ledger could not record a restore", logger: context.logger)
             }
         }
-        var entitlements = EntitlementRules.entitlements(from: purchases.transactions, catalog: catalog, now: now)
+        var entitlements = EntitlementRules.entitlements(
+            from: purchases.transactions, catalog: catalog, now: now, familySharing: familySharing)
         let given = customerGrants.entitlements(
             environment: purchases.environment, transactions: purchases.transactions, catalog: catalog, now: now)
         for grant in given where !entitlements.contains(where: { $0.productId == grant.productId }) {

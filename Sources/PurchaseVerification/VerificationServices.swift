@@ -7,8 +7,8 @@ import Synchronization
 
 /// The verification services of one load, each a job of its own: verify and record, account bindings and
 /// holdings, content grants, notifications, backfills, support lookups, and the stores' work beside requests.
-/// Built once per load from the binary's store modules, the catalog, the ledger and the `tokens` and
-/// `accounts` sections, and shared by every route of the load, so they share caches and connections.
+/// Built once per load from the binary's store modules, the catalog, the ledger and the `tokens`, `accounts`
+/// and `family_sharing` sections, and shared by every route of the load, so they share caches and connections.
 package final class VerificationServices: Sendable {
     package let stores: StoreBackends
     package let recorder: PurchaseRecorder
@@ -42,10 +42,12 @@ package final class VerificationServices: Sendable {
         self.stores = stores
         self.accounts = accounts
         self.notifications = notifications
+        let familySharing = FamilySharing(section: config.scoped("family_sharing"))
         recorder = PurchaseRecorder(
             stores: stores, catalog: catalog, ledger: ledger, tokens: tokens, accounts: accounts,
-            followUpsRecorded: { [background] in background.wake() })
-        holdings = AccountHoldingsReader(accounts: accounts, ledger: ledger, catalog: catalog, tokens: tokens)
+            familySharing: familySharing, followUpsRecorded: { [background] in background.wake() })
+        holdings = AccountHoldingsReader(
+            accounts: accounts, ledger: ledger, catalog: catalog, tokens: tokens, familySharing: familySharing)
         backfiller = NotificationBackfiller(stores: stores, notifications: notifications, ledger: ledger)
         lookup = PurchaseLookup(stores: stores, ledger: ledger)
         grants = FreeGrants(ledger: ledger, catalog: catalog, accountsConfigured: accounts != nil)

@@ -19,11 +19,11 @@ extension EndToEnd {
             return try VerifyDeployment(apple: apple, delivery: "stream")
         }
 
-        /// A JWSTransaction minted now, signed by the test chain's leaf.
+        /// A JWSTransaction minted now, signed by the test chain's leaf; `more` adds or replaces fields.
         static func signed(
             _ productId: String, _ transactionId: String, type: String = "Non-Consumable",
             expiresIn days: Double? = nil, revoked: Bool = false, bundleId: String = SampleContent.bundleId,
-            original: String? = nil, accountToken: String? = nil
+            original: String? = nil, accountToken: String? = nil, more: [String: Any] = [:]
         ) throws -> String {
             let now = Date().timeIntervalSince1970 * 1000
             var payload: [String: Any] = [
@@ -38,6 +38,7 @@ extension EndToEnd {
             }
             if revoked { payload["revocationDate"] = now - 1_000 }
             if let accountToken { payload["appAccountToken"] = accountToken }
+            payload.merge(more) { _, chosen in chosen }
             return try SignedVectors.mint(payload)
         }
 

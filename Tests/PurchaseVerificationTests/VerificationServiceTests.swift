@@ -157,7 +157,8 @@ struct Fixture {
         self.ledger = try ledger ?? Self.openLedger()
         let stores = StoreBackends(backends: backends + [scripted], stores: [])
         recorder = PurchaseRecorder(
-            stores: stores, catalog: catalog, ledger: self.ledger, tokens: tokens, accounts: nil)
+            stores: stores, catalog: catalog, ledger: self.ledger, tokens: tokens, accounts: nil,
+            familySharing: .everyType)
         let deliveries = ContentDeliveries(
             section: ConfigReader(document: .null, baseDirectory: "/tmp", environment: [:]), catalog: catalog,
             metricsFactory: NOOPMetricsHandler.instance)
