@@ -19,6 +19,22 @@ package enum AppStoreVerification: VerifierProvider {
         try AppStoreCredential(body: body)
     }
 
+    /// A route that takes App Store Server Notifications verifies Production ones against the app's Apple ID, as
+    /// Apple's own library does: `app_apple_id` is required when signed data is verified here (roots) in
+    /// Production.
+    package static func checkNotifications(_ section: ConfigReader) {
+        let environments = section.stringList("environments")
+        let appAppleId = section.string("app_apple_id").flatMap { Int($0) } ?? 0
+        guard !section.stringList("root_certificates").isEmpty,
+            environments.isEmpty || environments.contains("Production"),
+            appAppleId == 0
+        else { return }
+        section.report(
+            "app_apple_id",
+            "is required: a route takes App Store Server Notifications, and Production ones are checked against your "
+                + "app's Apple ID (App Store Connect, App Information), as Apple's own library does")
+    }
+
     package static func makeBackends(_ setup: StoreSetup) throws -> [any VerificationBackend] {
         guard setup.isConfigured else { return [] }
         var apple = AppStoreSettings(setup.section)

@@ -54,17 +54,23 @@ extension ServerAPIBackend: EvidenceAnswerer {
     /// Apple takes answers within 12 hours of its request.
     static let consumptionWindow: TimeInterval = 12 * 3_600
 
-    /// The answer for a purchase with `facts`, in Apple's words.
+    /// The answer for a purchase with `facts`, in Apple's words: undelivered because of a server outage when
+    /// every download of it failed on our side, and no consumption percentage for an auto-renewable
+    /// subscription (Apple measures its share by time, and refuses one).
     static func information(for facts: DeliveryFacts, under policy: RefundRequestPolicy) -> ServerAPIConsumption {
         let preference: ServerAPIConsumption.RefundPreference? =
             switch policy.lean(for: facts) {
             case .decline: .decline
             case .grant: .grantFull
+            case .grantProrated: .grantProrated
             case nil: nil
             }
+        let status: ServerAPIConsumption.DeliveryStatus =
+            facts.delivered ? .delivered : facts.undeliveredByOutage ? .undeliveredServerOutage : .undeliveredOther
         return ServerAPIConsumption(
             customerConsented: policy.customerConsented, sampleContentProvided: facts.offersSample,
-            deliveryStatus: facts.delivered ? .delivered : .undeliveredOther,
-            consumptionPercentage: facts.consumedMilliunits, refundPreference: preference)
+            deliveryStatus: status,
+            consumptionPercentage: facts.kind == .autoRenewable ? nil : facts.consumedMilliunits,
+            refundPreference: preference)
     }
 }

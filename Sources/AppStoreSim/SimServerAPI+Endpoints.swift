@@ -80,7 +80,7 @@ extension SimServerAPI {
         case "subscription_statuses":
             return subscriptionStatuses(customer, environment: environment, signer: signer)
         default:
-            return consumption(body)
+            return consumption(body, type: transaction.type)
         }
     }
 
@@ -128,12 +128,35 @@ extension SimServerAPI {
             ]))
     }
 
-    private func consumption(_ body: [UInt8]) -> AppStoreSimulator.Answer {
+    /// Send Consumption Information (v2) about a transaction of `type`, checked as Apple documents it: one of its
+    /// delivery statuses and refund preferences; a consumption percentage in milliunits, never for an
+    /// auto-renewable subscription, and above 0 when the preference is GRANT_PRORATED.
+    private func consumption(_ body: [UInt8], type: String) -> AppStoreSimulator.Answer {
         guard let request = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-            request["deliveryStatus"] is String, request["sampleContentProvided"] is Bool
+            request["sampleContentProvided"] is Bool
         else { return error(400, 4_000_000, "Invalid request.") }
         guard request["customerConsented"] as? Bool == true else {
-            return error(400, 4_000_000, "customerConsented must be true.")
+            return error(400, 4_000_035, "Invalid request. The customer consented field is invalid.")
+        }
+        let statuses = [
+            "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE",
+            "UNDELIVERED_OTHER",
+        ]
+        guard let status = request["deliveryStatus"] as? String, statuses.contains(status) else {
+            return error(400, 4_000_036, "Invalid request. The delivery status field is invalid.")
+        }
+        let preference = request["refundPreference"] as? String
+        guard preference.map(["DECLINE", "GRANT_FULL", "GRANT_PRORATED"].contains) ?? true else {
+            return error(400, 4_000_000, "Invalid request. The refund preference field is invalid.")
+        }
+        let percentage = request["consumptionPercentage"] as? Int
+        if request["consumptionPercentage"] != nil {
+            guard let percentage, (0...100_000).contains(percentage), type != "Auto-Renewable Subscription" else {
+                return error(400, 4_000_000, "Invalid request. The consumption percentage field is invalid.")
+            }
+        }
+        if preference == "GRANT_PRORATED", type != "Auto-Renewable Subscription", (percentage ?? 0) <= 0 {
+            return error(400, 4_000_000, "Invalid request. GRANT_PRORATED needs a consumption percentage above 0.")
         }
         return AppStoreSimulator.Answer(status: 202)
     }

@@ -16,6 +16,7 @@ extension SimServerAPI {
         let last = min(first + pageSize, sent.count)
         let items = sent[first..<last].map { notification -> [String: Any] in
             var data: [String: Any] = ["bundleId": check.bundleId, "environment": notification.environment]
+            if notification.environment == "Production", let appAppleId { data["appAppleId"] = appAppleId }
             if let transaction = known.first(where: { $0.transactionId == notification.transactionId }) {
                 data["signedTransactionInfo"] = signer.sign(payload(transaction))
             }

@@ -32,11 +32,14 @@ public final class SimServerAPI: Sendable {
     let acceptAnyProduct: String?
     /// When the stand-in started: relative fixture dates count from it, so answers stay the same.
     let epoch = Date()
+    /// The app's Apple ID, which Apple's Production notifications carry in `data.appAppleId`.
+    let appAppleId: Int64?
 
     public init(
         check: SimJWTCheck, signer: SimSigner, transactions: [SimAPITransaction] = [], pageSize: Int = 20,
-        acceptAnyProduct: String? = nil
+        acceptAnyProduct: String? = nil, appAppleId: Int64? = nil
     ) {
+        self.appAppleId = appAppleId
         self.check = check
         self.signer = signer
         self.pageSize = max(pageSize, 1)

@@ -4,6 +4,8 @@ import Foundation
 public struct TimelineEvent: Sendable, Equatable {
     public enum Kind: String, Sendable {
         case bought, recorded, downloaded, notified
+        /// A download the gateway failed to deliver (it answered a server error).
+        case downloadFailed = "download failed"
         case refundRequested = "refund requested"
         case refundAnswered = "refund answer"
         case refunded

@@ -61,7 +61,8 @@ struct GoogleRefundReviews: EvidenceAnswerer {
             switch policy.lean(for: facts) {
             case .decline: .decline
             case .grant: .approve
-            case nil: .neutral
+            // Google takes no prorated preference: it is told the share consumed and decides.
+            case .grantProrated, nil: .neutral
             }
         return RefundReview(
             pendingRefundToken: token, sampleContentProvided: facts.offersSample, refundPreference: preference,

@@ -10,6 +10,7 @@ package enum LedgerTable: String, Sendable, CaseIterable {
     case restores
     case storeFollowUps = "store_follow_ups"
     case storeHandles = "store_handles"
+    case deliveryFailures = "delivery_failures"
 
     /// Every column, primary key first.
     var columns: [String] {
@@ -71,6 +72,10 @@ package enum LedgerTable: String, Sendable, CaseIterable {
             ]
         case .storeHandles:
             return ["store", "handle", "environment", "original_transaction_id", "recorded_ms"]
+        case .deliveryFailures:
+            return [
+                "request_id", "environment", "product_id", "original_transaction_id", "status", "reason", "failed_ms",
+            ]
         }
     }
 

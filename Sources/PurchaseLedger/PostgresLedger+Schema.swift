@@ -52,6 +52,7 @@ extension PostgresLedger {
         (11, StoreHandle.schema(integer: "BIGINT")),
         (12, ConsumptionRequestTable.storeColumns),
         (13, LedgerRevocation.columns(integer: "BIGINT")),
+        (14, DeliveryFailureTable.schema(integer: "BIGINT")),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

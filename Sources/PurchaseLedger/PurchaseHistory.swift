@@ -55,6 +55,8 @@ package struct PurchaseHistory: Sendable, Equatable {
     package let restores: [Restore]
     /// What the store was to be told about it (Google's acknowledgement), and how that went.
     package let followUps: [StoredFollowUp]
+    /// The downloads of it the gateway failed to deliver.
+    package let deliveryFailures: [DeliveryFailure]
 }
 
 extension PurchaseLedger {
@@ -72,6 +74,7 @@ extension PurchaseLedger {
             holders: try holders(environment: environment, originalTransactionId: id),
             freeGrants: try freeGrants(.about(environment: environment, originalTransactionId: id)),
             restores: try restores(environment: environment, originalTransactionId: id),
-            followUps: try followUps(environment: environment, originalTransactionId: id))
+            followUps: try followUps(environment: environment, originalTransactionId: id),
+            deliveryFailures: try deliveryFailures(environment: environment, originalTransactionId: id))
     }
 }

@@ -32,6 +32,13 @@ package protocol PurchaseLedger: Sendable {
     /// The grants recorded for one original transaction, oldest first.
     func deliveries(environment: String, originalTransactionId: String) throws(LedgerError) -> [Delivery]
 
+    /// Records a download the gateway failed to deliver after confirming its grant; a request's is kept once.
+    func recordDeliveryFailure(_ failure: DeliveryFailure) throws(LedgerError)
+
+    /// The failed downloads of one original transaction, oldest first.
+    func deliveryFailures(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [DeliveryFailure]
+
     /// The purchases recorded for one original transaction, newest period first.
     func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase]
 

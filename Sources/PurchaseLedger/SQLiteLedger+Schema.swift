@@ -108,6 +108,9 @@ extension SQLiteLedger {
         migrator.registerMigration("v13 family sharing and revocations") { db in
             try db.execute(sql: LedgerRevocation.columns(integer: "INTEGER"))
         }
+        migrator.registerMigration("v14 delivery failures") { db in
+            try db.execute(sql: DeliveryFailureTable.schema(integer: "INTEGER"))
+        }
         return migrator
     }
 }

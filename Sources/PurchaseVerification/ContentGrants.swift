@@ -69,12 +69,35 @@ package struct ContentGrants: ContentGate, CustomReflectable {
         return grant
     }
 
-    /// Records the delivery of `grant`'s product and answers with its content.
+    /// Records the delivery of `grant`'s product and answers with its content. A server error on the way (a
+    /// catalog file missing, the delivery record refused) is recorded as a failed delivery of the purchase: a
+    /// refund answer then says the purchase did not arrive because of an outage on our side.
     package func deliver(_ grant: ContentGrant, for request: GatewayRequest, context: RequestContext) throws
         -> GatewayResponse
     {
-        try deliveries.deliver(grant, for: request, context: context) { contentSHA256 throws(GatewayError) in
-            try recordDelivery(of: grant, contentSHA256: contentSHA256, context: context)
+        do {
+            return try deliveries.deliver(grant, for: request, context: context) { contentSHA256 throws(GatewayError) in
+                try recordDelivery(of: grant, contentSHA256: contentSHA256, context: context)
+            }
+        } catch {
+            let answered = (error as? GatewayError) ?? .internalError
+            if answered.status >= 500 { recordFailure(of: grant, answered, context: context) }
+            throw error
+        }
+    }
+
+    /// Records that `grant`'s download failed with `error`; a ledger that cannot take it is logged, and the
+    /// customer's answer is the error either way.
+    private func recordFailure(of grant: ContentGrant, _ error: GatewayError, context: RequestContext) {
+        do {
+            try ledger.recordDeliveryFailure(
+                DeliveryFailure(
+                    environment: grant.environment, productId: grant.productId,
+                    originalTransactionId: grant.originalTransactionId, requestId: context.requestId,
+                    status: error.status, reason: "not delivered: \(error.message)"))
+        } catch {
+            context.logger.error(
+                "the ledger could not record a failed download", metadata: ["error": "\(error)"])
         }
     }
 

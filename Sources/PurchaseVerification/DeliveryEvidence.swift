@@ -40,9 +40,12 @@ package struct DeliveryEvidence: Sendable {
     package func facts(for request: ConsumptionRequest) throws(LedgerError) -> DeliveryFacts {
         let grants = try ledger.deliveries(
             environment: request.environment, originalTransactionId: request.originalTransactionId)
+        let failures = try ledger.deliveryFailures(
+            environment: request.environment, originalTransactionId: request.originalTransactionId)
         let product = catalog.product(id: request.productId)
         return DeliveryFacts(
             productId: request.productId, hasContent: product?.content != nil,
-            offersSample: product?.offersSample ?? false, grants: grants.filter { $0.productId == request.productId })
+            offersSample: product?.offersSample ?? false, grants: grants.filter { $0.productId == request.productId },
+            failures: failures.filter { $0.productId == request.productId }, kind: product?.kind)
     }
 }

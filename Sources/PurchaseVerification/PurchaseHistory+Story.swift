@@ -65,6 +65,12 @@ extension PurchaseHistory {
                         "\(delivery.productId), content sha256 \(delivery.contentSHA256.prefix(12))…, request \(delivery.requestId)"
                 ))
         }
+        for failure in deliveryFailures {
+            events.append(
+                .init(
+                    at: failure.failedAt, kind: .downloadFailed,
+                    detail: "\(failure.productId): \(failure.reason), request \(failure.requestId)"))
+        }
         let asked = Set(consumptionRequests.map(\.request.notificationUUID))
         for notification in notifications {
             let type = [notification.type, notification.subtype].compactMap { $0 }.joined(separator: "/")

@@ -14,12 +14,17 @@ package struct RefundRequestPolicy: Sendable, Equatable {
         case grantWhenUndelivered = "grant-when-undelivered"
         /// Both of the above.
         case byDelivery = "by-delivery"
+        /// Grant the share not consumed: as `by-delivery`, but a purchase partly delivered, and any delivered
+        /// auto-renewable subscription (the store measures its share by time), gets a prorated refund.
+        case prorated
     }
 
     /// Which way the gateway leans on a refund, by its preference and the facts.
     package enum Lean: Sendable, Equatable {
         case decline
         case grant
+        /// Grant the share not consumed.
+        case grantProrated
     }
 
     /// The config section every store reads it from.
@@ -44,6 +49,8 @@ package struct RefundRequestPolicy: Sendable, Equatable {
         case .declineWhenDelivered: fullyDelivered ? .decline : nil
         case .grantWhenUndelivered: facts.delivered ? nil : .grant
         case .byDelivery: fullyDelivered ? .decline : facts.delivered ? nil : .grant
+        case .prorated:
+            !facts.delivered ? .grant : facts.kind == .autoRenewable || !fullyDelivered ? .grantProrated : .decline
         }
     }
 }

@@ -18,4 +18,12 @@ package protocol VerifierProvider: Sendable {
     static func credential(in body: PurchaseBody) throws(GatewayError) -> (any StoreCredential)?
     /// The backends to ask, in order, for this load.
     static func makeBackends(_ setup: StoreSetup) throws -> [any VerificationBackend]
+    /// Called once per load when a route takes store notifications and the config has this store's section:
+    /// reports, through `section`, what taking this store's notifications needs that the section lacks.
+    static func checkNotifications(_ section: ConfigReader)
+}
+
+extension VerifierProvider {
+    /// A store whose notifications need nothing more than its section.
+    package static func checkNotifications(_ section: ConfigReader) {}
 }

@@ -21,6 +21,8 @@ struct LoadCapabilities: CapabilityProvider {
     static let tokensKey = SharedKey<DownloadTokens?>("tokens")
     static let servicesKey = SharedKey<VerificationServices>("verification services")
     static let contentKey = SharedKey<ContentGrants>("content grants")
+    /// Set once the stores checked what taking their notifications needs (once per load, however many routes).
+    static let notificationChecksKey = SharedKey<Bool>("notification checks")
 
     func catalog() throws -> Catalog {
         try inputs.store.value(for: Self.catalogKey) {
@@ -71,6 +73,12 @@ struct LoadCapabilities: CapabilityProvider {
     }
 
     func notificationIntake() throws -> NotificationIntake {
+        _ = try inputs.store.value(for: Self.notificationChecksKey) {
+            for store in stores where config.hasSection(store.section) {
+                store.checkNotifications(config.scoped(store.section))
+            }
+            return true
+        }
         let notifications = try services().notifications
         return NotificationIntake { body, authorization, context in
             try notifications.record(NotificationDelivery(body: body, authorization: authorization), context: context)

@@ -2,13 +2,15 @@ import AppStoreSim
 import Foundation
 
 /// `storegate-appstore-sim [--listen 127.0.0.1:9090] [--fixtures FILE] [--shared-secret S] [--accept-any PRODUCT [--delay-ms N]]
-///  [--api-public-key PEM --api-issuer ID --api-key-id ID --api-bundle-id ID --signing-key PEM --signing-chain A,B,C [--page-size N]]
+///  [--api-public-key PEM --api-issuer ID --api-key-id ID --api-bundle-id ID --signing-key PEM --signing-chain A,B,C [--page-size N]
+///   [--api-app-apple-id N]]
 ///  [--google-public-key PEM --google-client-email EMAIL [--google-token-lifetime S]]`
 ///
 /// The App Store stand-in for tests and local demos. It binds loopback addresses only, and is used only
 /// when a config points `apple.production_url`/`sandbox_url` (or `apple.server_api`'s URLs) at it. With
 /// `--api-public-key` it also speaks the App Store Server API, checking tokens against that key and signing
-/// answers with `--signing-key` and its `--signing-chain` (leaf, intermediate, root PEM files). `--accept-any`
+/// answers with `--signing-key` and its `--signing-chain` (leaf, intermediate, root PEM files), its Production notifications naming
+/// the app `--api-app-apple-id`. `--accept-any`
 /// makes any unknown receipt, and any unknown production transaction id, a fresh purchase (benchmarks). With
 /// `--google-public-key` it also speaks Google's token endpoint and the Play Developer API's purchases methods,
 /// taking the logins of the service account `--google-client-email` whose public key that is (and `--accept-any`
@@ -19,7 +21,8 @@ let usage = """
     usage: storegate-appstore-sim [--listen 127.0.0.1:PORT] [--fixtures FILE] [--shared-secret S]
                                   [--accept-any PRODUCT_ID [--delay-ms N]]
                                   [--api-public-key PEM --api-issuer ID --api-key-id ID --api-bundle-id ID
-                                   --signing-key PEM --signing-chain LEAF,INTERMEDIATE,ROOT [--page-size N]]
+                                   --signing-key PEM --signing-chain LEAF,INTERMEDIATE,ROOT [--page-size N]
+                                   [--api-app-apple-id N]]
                                   [--google-public-key PEM --google-client-email EMAIL
                                    [--google-token-lifetime SECONDS]]
     """
@@ -35,7 +38,7 @@ while let flag = arguments.popFirst() {
     let known = [
         "--listen", "--fixtures", "--shared-secret", "--accept-any", "--delay-ms", "--api-public-key", "--api-issuer",
         "--api-key-id", "--api-bundle-id", "--signing-key", "--signing-chain", "--page-size", "--google-public-key",
-        "--google-client-email", "--google-token-lifetime",
+        "--google-client-email", "--google-token-lifetime", "--api-app-apple-id",
     ]
     guard known.contains(flag),
         let value = arguments.popFirst()
@@ -103,7 +106,8 @@ func makeServerAPI(_ options: [String: String], transactions: [SimAPITransaction
         certificatePEMs: try required("--signing-chain").split(separator: ",").map { try text(String($0)) })
     return SimServerAPI(
         check: check, signer: signer, transactions: transactions,
-        pageSize: options["--page-size"].flatMap { Int($0) } ?? 20, acceptAnyProduct: options["--accept-any"])
+        pageSize: options["--page-size"].flatMap { Int($0) } ?? 20, acceptAnyProduct: options["--accept-any"],
+        appAppleId: options["--api-app-apple-id"].flatMap { Int64($0) })
 }
 
 /// Google's stand-in the options describe, or nil without `--google-public-key`.

@@ -2,6 +2,7 @@ import AppStoreServerAPI
 import ConfigYAML
 import Foundation
 import GatewayCore
+import GatewayHandlerAPI
 import PurchaseLedger
 import PurchaseVerification
 import Testing
@@ -55,6 +56,37 @@ import Testing
         // A product without content was delivered by its entitlement; there is no share to measure.
         #expect(policy.information(for: Self.tip).deliveryStatus == .delivered)
         #expect(policy.information(for: Self.tip).consumptionPercentage == nil)
+    }
+
+    /// `prorated`: nothing delivered is granted in full, a fully delivered issue declined, a subscription (its
+    /// share measured by Apple, by time, so no percentage) and a purchase partly delivered granted prorated.
+    @Test func proratedGrantsTheShareNotConsumedAndSubscriptionsCarryNoPercentage() throws {
+        let policy = try #require(
+            try Self.policy("apple:\n  consumption: {customer_consented: true, refund_preference: prorated}").0)
+        #expect(policy.information(for: Self.read).refundPreference == .decline)
+        #expect(policy.information(for: Self.unread).refundPreference == .grantFull)
+        let monthly = DeliveryFacts(
+            productId: "monthly", hasContent: true, offersSample: false, grants: [Self.grant], kind: .autoRenewable)
+        #expect(
+            policy.information(for: monthly)
+                == ServerAPIConsumption(
+                    customerConsented: true, sampleContentProvided: false, deliveryStatus: .delivered,
+                    consumptionPercentage: nil, refundPreference: .grantProrated))
+    }
+
+    /// Every download failed on the gateway's side: Apple hears of an outage, not of some other reason.
+    @Test func aPurchaseWhoseDownloadsAllFailedIsUndeliveredByAnOutage() throws {
+        let policy = try #require(try Self.policy("apple:\n  consumption: {customer_consented: true}").0)
+        let failure = DeliveryFailure(
+            environment: "Production", productId: "issue", originalTransactionId: "1", requestId: "r", status: 500,
+            reason: "not delivered")
+        let failed = DeliveryFacts(
+            productId: "issue", hasContent: true, offersSample: false, grants: [], failures: [failure])
+        #expect(policy.information(for: failed).deliveryStatus == .undeliveredServerOutage)
+        // One download that got through is a delivery, whatever failed before it.
+        let recovered = DeliveryFacts(
+            productId: "issue", hasContent: true, offersSample: false, grants: [Self.grant], failures: [failure])
+        #expect(policy.information(for: recovered).deliveryStatus == .delivered)
     }
 
     @Test func withoutTheSectionNothingIsAnsweredAndAWrongPreferenceIsReported() throws {

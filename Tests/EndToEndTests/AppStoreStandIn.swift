@@ -32,6 +32,7 @@ final class AppStoreStandIn: @unchecked Sendable {
             arguments += [
                 "--api-public-key", keyFile.path, "--api-issuer", Self.apiIssuer, "--api-key-id", Self.apiKeyId,
                 "--api-bundle-id", apiBundleId, "--page-size", "2",
+                "--api-app-apple-id", String(SampleContent.appAppleId),
                 "--signing-key", chain.appendingPathComponent("testLeaf.key").path, "--signing-chain",
                 ["testLeaf", "testIntermediate", "testCA"].map { chain.appendingPathComponent("\($0).pem").path }
                     .joined(separator: ","),

@@ -268,6 +268,38 @@ extension EndToEnd {
             #expect(result.output.contains("apple.verifier: server-api verification needs apple.root_certificates"))
         }
 
+        /// Apple's library refuses to verify Production data without the app's Apple ID: a config whose
+        /// notifications route takes Production notifications must name it.
+        @Test func takingProductionNotificationsNeedsTheAppAppleId() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            func config(routes: [String], apple: String) -> String {
+                """
+                server:
+                  listen: 127.0.0.1:9000
+                routes:
+                \(routes.map { "  - { path: /v1/\($0), handler: \($0) }\n" }.joined())apple:
+                  bundle_ids: [com.example.app]
+                  root_certificates: ["\(EndToEnd.SignedTransactions.testRoot.path)"]
+                  \(apple)
+                catalog:
+                  file: catalog.yaml
+                """
+            }
+            let required = "apple.app_apple_id: is required: a route takes App Store Server Notifications"
+            let missing = try checkConfig(config(routes: ["verify", "notifications"], apple: ""), in: folder)
+            #expect(missing.status == 1)
+            #expect(missing.output.contains(required), "\(missing.output)")
+            for (routes, apple) in [
+                (["verify", "notifications"], "app_apple_id: 1234"),
+                (["verify", "notifications"], "environments: [Sandbox]"),
+                (["verify"], ""),
+            ] {
+                let result = try checkConfig(config(routes: routes, apple: apple), in: folder)
+                #expect(!result.output.contains("app_apple_id"), "\(routes) \(apple): \(result.output)")
+            }
+        }
+
         @Test func anUnreachablePostgreSQLIsNamedWithoutItsPassword() throws {
             let folder = try SampleContent.makeFolder()
             defer { try? FileManager.default.removeItem(at: folder) }

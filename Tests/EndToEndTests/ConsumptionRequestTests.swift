@@ -116,5 +116,78 @@ extension EndToEnd {
             #expect(gateway.logs.contains("customer_consented"))
             #expect(try gateway.appStore.apiCalls().filter { $0["method"] as? String == "PUT" }.isEmpty)
         }
+
+        /// Item 6 of issue 32: a purchase whose every download failed on our side is UNDELIVERED_SERVER_OUTAGE, and
+        /// `refund_preference: prorated` asks for a prorated refund of a subscription (Apple measures it by time:
+        /// no percentage) while a fully delivered issue is declined and an undelivered one granted in full.
+        @Test func failedDownloadsAreAnOutageAndProratedPreferenceGrantsByShare() throws {
+            let gateway = try VerifyDeployment(
+                apple: VerifyDeployment.trustingTestChain, delivery: "stream", serverAPIKey: P256.Signing.PrivateKey(),
+                extra: "refund_requests: {customer_consented: true, refund_preference: prorated}\n")
+            defer { gateway.stop() }
+            let (read, failed, monthly) = ("731001", "731002", "731003")
+            var subscription = ServerAPIRoutes.purchase(
+                SampleContent.monthlyId, monthly, customer: "reader", environment: "Sandbox")
+            subscription["type"] = "Auto-Renewable Subscription"
+            subscription["expires"] = "+20d"
+            try gateway.appStore.addAPI(
+                [read, failed].map {
+                    ServerAPIRoutes.purchase(SampleContent.issueId, $0, customer: "reader", environment: "Sandbox")
+                } + [subscription])
+            let readJWS = try SignedTransactions.signed(SampleContent.issueId, read)
+            let failedJWS = try SignedTransactions.signed(SampleContent.issueId, failed)
+            let monthlyJWS = try SignedTransactions.signed(
+                SampleContent.monthlyId, monthly, type: "Auto-Renewable Subscription", expiresIn: 20)
+            var tokens: [String: String] = [:]
+            for (id, jws) in [(read, readJWS), (failed, failedJWS)] {
+                let verified = try gateway.deployment.request(
+                    "/v1/verify", method: "POST", body: SignedTransactions.body([jws]))
+                let token = try #require(verified.downloadToken(for: SampleContent.issueId), "\(verified.text)")
+                tokens[id] = token
+            }
+            #expect(
+                try gateway.deployment.request(
+                    "/v1/verify", method: "POST", body: SignedTransactions.body([monthlyJWS])
+                ).status == 200)
+            #expect(try gateway.download(SampleContent.issueId, token: try #require(tokens[read])).status == 200)
+            // The issue's file goes missing on the server: the second customer's downloads fail on our side.
+            let file = gateway.deployment.folder.appendingPathComponent("content/\(SampleContent.issuePath)")
+            try FileManager.default.removeItem(at: file)
+            for _ in 0..<2 {
+                let failing = try gateway.download(SampleContent.issueId, token: try #require(tokens[failed]))
+                #expect(failing.status == 500, "\(failing.text)")
+            }
+            // Put back, so that support's lookup (which loads the catalog) runs.
+            try Data(SampleContent.issueBytes).write(to: file)
+
+            for jws in [readJWS, failedJWS, monthlyJWS] {
+                #expect(try Notifications.post("CONSUMPTION_REQUEST", transaction: jws, to: gateway).status == 200)
+            }
+            let answers = try Self.answers(gateway, count: 3)
+            #expect(
+                answers[read] as NSDictionary?
+                    == [
+                        "customerConsented": true, "sampleContentProvided": false, "deliveryStatus": "DELIVERED",
+                        "consumptionPercentage": 100_000, "refundPreference": "DECLINE",
+                    ] as NSDictionary)
+            #expect(
+                answers[failed] as NSDictionary?
+                    == [
+                        "customerConsented": true, "sampleContentProvided": false,
+                        "deliveryStatus": "UNDELIVERED_SERVER_OUTAGE", "consumptionPercentage": 0,
+                        "refundPreference": "GRANT_FULL",
+                    ] as NSDictionary)
+            #expect(
+                answers[monthly] as NSDictionary?
+                    == [
+                        "customerConsented": true, "sampleContentProvided": false, "deliveryStatus": "DELIVERED",
+                        "refundPreference": "GRANT_PRORATED",
+                    ] as NSDictionary, "Apple's stand-in refuses a percentage for a subscription")
+            let story = try SupportLookup.lookUp(gateway, ["--transaction-id", failed])
+            #expect(
+                story.output.contains(
+                    "\(SampleContent.issueId): not delivered: The server failed to answer this request., request"),
+                "\(story.output)")
+        }
     }
 }

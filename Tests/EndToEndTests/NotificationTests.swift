@@ -6,13 +6,14 @@ import Testing
 extension EndToEnd {
     /// App Store Server Notifications V2 through nginx, signed by Apple's test chain.
     @Suite struct Notifications {
-        /// A signed notification of `type` carrying `transaction` (a signed transaction), as Apple posts it.
+        /// A signed notification of `type` carrying `transaction` (a signed transaction), as Apple posts it: in
+        /// Production, naming the app `appAppleId` (the test gateways' own by default).
         static func post(
             _ type: String, transaction: String?, uuid: String = UUID().uuidString, environment: String = "Sandbox",
-            appAppleId: Int? = nil, to gateway: VerifyDeployment
+            appAppleId: Int = SampleContent.appAppleId, to gateway: VerifyDeployment
         ) throws -> HTTPResponse {
             var data: [String: Any] = ["bundleId": SampleContent.bundleId, "environment": environment]
-            if let appAppleId { data["appAppleId"] = appAppleId }
+            if environment == "Production" { data["appAppleId"] = appAppleId }
             if let transaction { data["signedTransactionInfo"] = transaction }
             let payload: [String: Any] = [
                 "notificationType": type, "notificationUUID": uuid, "data": data, "version": "2.0",
@@ -137,7 +138,7 @@ extension EndToEnd {
         /// rescinded consent's `appData`; they are checked and recorded like the others, the app's Apple ID too.
         @Test func notificationsWithTheirFactsOutsideDataAreReadWhereApplesLibraryReadsThem() throws {
             let gateway = try VerifyDeployment(
-                apple: VerifyDeployment.trustingTestChain.merging(["app_apple_id": "1234"]) { _, added in added })
+                apple: VerifyDeployment.trustingTestChain)
             defer { gateway.stop() }
             func post(_ type: String, _ key: String, _ facts: [String: Any]) throws -> HTTPResponse {
                 let payload: [String: Any] = [
@@ -148,7 +149,7 @@ extension EndToEnd {
                 )
                 return try gateway.deployment.request("/v1/notifications/apple", method: "POST", body: Array(body))
             }
-            let app: [String: Any] = ["bundleId": SampleContent.bundleId, "appAppleId": 1234]
+            let app: [String: Any] = ["bundleId": SampleContent.bundleId, "appAppleId": SampleContent.appAppleId]
             let summary = app.merging([
                 "environment": "Production", "productId": SampleContent.monthlyId, "requestIdentifier": "r-1",
                 "storefrontCountryCodes": ["USA"], "succeededCount": 5, "failedCount": 0,
@@ -180,12 +181,12 @@ extension EndToEnd {
 
         @Test func productionNotificationsMustCarryTheConfiguredAppAppleId() throws {
             let gateway = try VerifyDeployment(
-                apple: VerifyDeployment.trustingTestChain.merging(["app_apple_id": "1234"]) { _, added in added })
+                apple: VerifyDeployment.trustingTestChain)
             defer { gateway.stop() }
             let foreign = try Self.post(
                 "TEST", transaction: nil, environment: "Production", appAppleId: 999, to: gateway)
             #expect(foreign.errorCode == "bundle_mismatch", "\(foreign.text)")
-            let own = try Self.post("TEST", transaction: nil, environment: "Production", appAppleId: 1234, to: gateway)
+            let own = try Self.post("TEST", transaction: nil, environment: "Production", to: gateway)
             #expect(own.status == 200, "\(own.text)")
             // Sandbox notifications carry no checked app id.
             #expect(try Self.post("TEST", transaction: nil, to: gateway).status == 200)

@@ -7,6 +7,8 @@ enum SampleContent {
     static let issuePath = "issues/1.bin"
     static let monthlyId = "com.example.monthly"
     static let coinsId = "com.example.coins"
+    /// The app's Apple ID the test gateways and the stand-in's Production notifications share.
+    static let appAppleId = 1234
     /// What Google Play sells the coins as (the catalog's `store_ids`).
     static let googleCoinsId = "coins_android"
     static let bundleId = "com.example.magazine"

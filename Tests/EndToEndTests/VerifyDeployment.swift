@@ -15,10 +15,10 @@ final class VerifyDeployment: @unchecked Sendable {
     static let tokenSecret = "test-token-secret-1b2c3d4e5f"
 
     /// `apple` keys that trust the test chain's root for signed data (JWS minted by the tests, notifications)
-    /// in Production and Sandbox.
+    /// in Production and Sandbox, for the app the stand-in's notifications name.
     static var trustingTestChain: [String: String] {
         [
-            "environments": "[Production, Sandbox]",
+            "environments": "[Production, Sandbox]", "app_apple_id": String(SampleContent.appAppleId),
             "root_certificates": "[\"\(EndToEnd.SignedTransactions.testRoot.path)\"]",
         ]
     }

@@ -248,6 +248,16 @@ private final class WriteCountingLedger: PurchaseLedger {
         try base.deliveries(environment: environment, originalTransactionId: originalTransactionId)
     }
 
+    func recordDeliveryFailure(_ failure: DeliveryFailure) throws(LedgerError) {
+        try base.recordDeliveryFailure(failure)
+    }
+
+    func deliveryFailures(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [DeliveryFailure]
+    {
+        try base.deliveryFailures(environment: environment, originalTransactionId: originalTransactionId)
+    }
+
     func purchases(environment: String, originalTransactionId: String) throws(LedgerError) -> [StoredPurchase] {
         try base.purchases(environment: environment, originalTransactionId: originalTransactionId)
     }
