@@ -1,6 +1,7 @@
 import AppStoreSignedData
 import Foundation
 import GatewayHandlerAPI
+import PurchaseLedger
 import PurchaseVerification
 
 extension SignedTransactionBackend {
@@ -34,6 +35,10 @@ extension SignedTransactionBackend {
             bundleId = infoBundleId
             transactions = [transaction]
         }
+        let renewal = try data?["signedRenewalInfo"]?.text.map { jws in
+            try Self.renewal(
+                jws, of: transactions, environment: payload.environment, verifier: verifier, context: context)
+        }
         return StoreNotification(
             uuid: uuid, environment: payload.environment, type: type, subtype: fields["subtype"]?.text,
             reinstates: type == "REFUND_REVERSED", bundleId: bundleId, transactions: transactions,
@@ -44,7 +49,32 @@ extension SignedTransactionBackend {
                         ?? Date()) : nil,
             followUps: bundleId.flatMap { app in
                 settings.finishes?.followUps(of: transactions, environment: payload.environment, app: app)
-            } ?? [])
+            } ?? [], renewal: renewal)
+    }
+
+    /// A subscription notification's `signedRenewalInfo`, verified like the rest: signed in the notification's
+    /// environment, about the subscription its transaction belongs to.
+    private static func renewal(
+        _ jws: String, of transactions: [PurchaseTransaction], environment: String, verifier: SignedDataVerifier,
+        context: RequestContext
+    ) throws -> SubscriptionRenewal {
+        guard let info = try verify([jws], with: verifier, context: context).first, info.environment == environment
+        else { throw GatewayError.badRequest("The notification's renewal info does not match it.") }
+        let fields = try JSONValue.decoded(info.json)
+        guard let original = fields["originalTransactionId"]?.text, let product = fields["productId"]?.text,
+            transactions.allSatisfy({ $0.originalTransactionId == original })
+        else { throw GatewayError.badRequest("The notification's renewal info does not match it.") }
+        var inBillingRetry: Bool?
+        if case .bool(let retrying)? = fields["isInBillingRetryPeriod"] { inBillingRetry = retrying }
+        return SubscriptionRenewal(
+            environment: environment, originalTransactionId: original, productId: product,
+            autoRenewProductId: fields["autoRenewProductId"]?.text,
+            autoRenews: fields["autoRenewStatus"]?.integer.map { $0 == 1 },
+            expirationIntent: fields["expirationIntent"]?.integer.map { Int(clamping: $0) },
+            inBillingRetry: inBillingRetry,
+            gracePeriodExpires: AppleDate.milliseconds(fields["gracePeriodExpiresDate"]),
+            priceIncreaseConsented: fields["priceIncreaseStatus"]?.integer.map { $0 == 1 }, signedAt: info.signedDate,
+            requestId: context.requestId)
     }
 
     private struct Envelope: Decodable {

@@ -13,6 +13,9 @@ public struct TimelineEvent: Sendable, Equatable {
         case granted
         case grantRevoked = "grant revoked"
         case restored
+        /// How a subscription renews, as the store said it (auto-renewal, billing retry, grace period, price
+        /// increase).
+        case renewal
         /// Something the store was told about the purchase (Google Play's acknowledgement, a consumption).
         case storeFollowUp = "store follow-up"
     }

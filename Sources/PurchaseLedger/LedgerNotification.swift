@@ -12,11 +12,14 @@ package struct LedgerNotification: Sendable {
     package let batch: LedgerBatch
     /// The question it asks, recorded with it (CONSUMPTION_REQUEST).
     package let consumptionRequest: ConsumptionRequest?
+    /// How the subscription it is about renews, recorded with it.
+    package let renewal: SubscriptionRenewal?
 
     package init(
         uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, batch: LedgerBatch,
-        consumptionRequest: ConsumptionRequest? = nil
+        consumptionRequest: ConsumptionRequest? = nil, renewal: SubscriptionRenewal? = nil
     ) {
+        self.renewal = renewal
         self.uuid = uuid
         self.environment = environment
         self.type = type
@@ -37,6 +40,11 @@ package struct LedgerNotification: Sendable {
     /// The statement recording its consumption request, if it asks one.
     func consumptionRequestInsert(placeholder: (Int) -> String) -> (sql: String, arguments: [String?])? {
         consumptionRequest.map { (LedgerTable.consumptionRequests.insertStatement(placeholder: placeholder), $0.row()) }
+    }
+
+    /// The statement recording its subscription's renewal, if it tells one.
+    func renewalInsert(placeholder: (Int) -> String) -> (sql: String, arguments: [String?])? {
+        renewal.map { SubscriptionRenewalTable.insert($0, placeholder: placeholder) }
     }
 
     /// Statements clearing the cancellation of the reported purchases, and the cancellation and refund of the

@@ -11,6 +11,7 @@ package enum LedgerTable: String, Sendable, CaseIterable {
     case storeFollowUps = "store_follow_ups"
     case storeHandles = "store_handles"
     case deliveryFailures = "delivery_failures"
+    case subscriptionRenewals = "subscription_renewals"
 
     /// Every column, primary key first.
     var columns: [String] {
@@ -76,6 +77,12 @@ package enum LedgerTable: String, Sendable, CaseIterable {
             return [
                 "request_id", "environment", "product_id", "original_transaction_id", "status", "reason", "failed_ms",
             ]
+        case .subscriptionRenewals:
+            return [
+                "environment", "original_transaction_id", "signed_ms", "product_id", "auto_renew_product_id",
+                "auto_renews", "expiration_intent", "in_billing_retry", "grace_period_expires_ms",
+                "price_increase_consented", "request_id",
+            ]
         }
     }
 
@@ -83,7 +90,7 @@ package enum LedgerTable: String, Sendable, CaseIterable {
     private var keyLength: Int {
         switch self {
         case .purchases, .transactions, .storeHandles: 2
-        case .accountBindings, .restores: 3
+        case .accountBindings, .restores, .subscriptionRenewals: 3
         default: 1
         }
     }

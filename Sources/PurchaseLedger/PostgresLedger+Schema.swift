@@ -53,6 +53,7 @@ extension PostgresLedger {
         (12, ConsumptionRequestTable.storeColumns),
         (13, LedgerRevocation.columns(integer: "BIGINT")),
         (14, DeliveryFailureTable.schema(integer: "BIGINT")),
+        (15, SubscriptionRenewalTable.schema(integer: "BIGINT")),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

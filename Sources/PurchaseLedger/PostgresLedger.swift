@@ -47,7 +47,10 @@ package final class PostgresLedger: PurchaseLedger {
                 for statement in notification.reinstatements(placeholder: { "$\($0)" }) {
                     try connection.execute(statement.sql, statement.arguments)
                 }
-                if let insert = notification.consumptionRequestInsert(placeholder: { "$\($0)" }) {
+                for insert in [
+                    notification.consumptionRequestInsert(placeholder: { "$\($0)" }),
+                    notification.renewalInsert(placeholder: { "$\($0)" }),
+                ].compactMap({ $0 }) {
                     try connection.execute(insert.sql, insert.arguments)
                 }
                 return true

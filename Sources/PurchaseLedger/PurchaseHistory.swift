@@ -57,6 +57,8 @@ package struct PurchaseHistory: Sendable, Equatable {
     package let followUps: [StoredFollowUp]
     /// The downloads of it the gateway failed to deliver.
     package let deliveryFailures: [DeliveryFailure]
+    /// How it renews, as the store said it notification by notification (subscriptions).
+    package let renewals: [SubscriptionRenewal]
 }
 
 extension PurchaseLedger {
@@ -75,6 +77,7 @@ extension PurchaseLedger {
             freeGrants: try freeGrants(.about(environment: environment, originalTransactionId: id)),
             restores: try restores(environment: environment, originalTransactionId: id),
             followUps: try followUps(environment: environment, originalTransactionId: id),
-            deliveryFailures: try deliveryFailures(environment: environment, originalTransactionId: id))
+            deliveryFailures: try deliveryFailures(environment: environment, originalTransactionId: id),
+            renewals: try renewals(environment: environment, originalTransactionId: id))
     }
 }

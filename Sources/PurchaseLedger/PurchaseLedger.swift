@@ -35,6 +35,9 @@ package protocol PurchaseLedger: Sendable {
     /// Records a download the gateway failed to deliver after confirming its grant; a request's is kept once.
     func recordDeliveryFailure(_ failure: DeliveryFailure) throws(LedgerError)
 
+    /// What the store said about how one subscription renews, by notification, oldest first.
+    func renewals(environment: String, originalTransactionId: String) throws(LedgerError) -> [SubscriptionRenewal]
+
     /// The failed downloads of one original transaction, oldest first.
     func deliveryFailures(environment: String, originalTransactionId: String) throws(LedgerError)
         -> [DeliveryFailure]

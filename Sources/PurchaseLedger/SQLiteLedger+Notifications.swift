@@ -18,7 +18,10 @@ extension SQLiteLedger {
             for statement in notification.reinstatements(placeholder: { _ in "?" }) {
                 try db.execute(sql: statement.sql, arguments: StatementArguments(statement.arguments))
             }
-            if let insert = notification.consumptionRequestInsert(placeholder: { _ in "?" }) {
+            for insert in [
+                notification.consumptionRequestInsert(placeholder: { _ in "?" }),
+                notification.renewalInsert(placeholder: { _ in "?" }),
+            ].compactMap({ $0 }) {
                 try db.execute(sql: insert.sql, arguments: StatementArguments(insert.arguments))
             }
             outcome = .success(RecordOutcome(recorded: 1, known: 0))

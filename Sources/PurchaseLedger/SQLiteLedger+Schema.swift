@@ -111,6 +111,9 @@ extension SQLiteLedger {
         migrator.registerMigration("v14 delivery failures") { db in
             try db.execute(sql: DeliveryFailureTable.schema(integer: "INTEGER"))
         }
+        migrator.registerMigration("v15 subscription renewals") { db in
+            try db.execute(sql: SubscriptionRenewalTable.schema(integer: "INTEGER"))
+        }
         return migrator
     }
 }

@@ -58,7 +58,7 @@ package struct NotificationRecorder: Sendable {
             batch: LedgerBatch(
                 transactions: rows, source: .notification, requestId: context.requestId,
                 followUps: notification.followUps, handles: notification.handles),
-            consumptionRequest: evidenceRequest)
+            consumptionRequest: evidenceRequest, renewal: notification.renewal)
         let outcome: NotificationOutcome
         do {
             outcome = try ledger.recordNotification(record) ? .recorded : .duplicate

@@ -65,6 +65,9 @@ extension PurchaseHistory {
                         "\(delivery.productId), content sha256 \(delivery.contentSHA256.prefix(12))…, request \(delivery.requestId)"
                 ))
         }
+        for renewal in renewals {
+            events.append(.init(at: renewal.signedAt, kind: .renewal, detail: renewal.summary))
+        }
         for failure in deliveryFailures {
             events.append(
                 .init(
@@ -133,6 +136,37 @@ extension StoredTransaction {
         let why = [revocation.type, percentage].compactMap { $0 }.joined(separator: ", ")
         return "\(productId): \(what)\(why.isEmpty ? "" : " (\(why))"), transaction \(transactionId)"
     }
+}
+
+extension SubscriptionRenewal {
+    /// The renewal in words: `com.example.monthly: will not renew (the customer turned it off), billing retry,
+    /// grace period until 2026-12-01T10:00:00Z, price increase not yet agreed, request …`.
+    fileprivate var summary: String {
+        var facts: [String] = []
+        switch autoRenews {
+        case true?:
+            let into = autoRenewProductId.map { $0 == productId ? "" : " into \($0)" } ?? ""
+            facts.append("renews\(into)")
+        case false?:
+            let why = expirationIntent.map { " (\(Self.intents[$0] ?? "reason \($0)"))" } ?? ""
+            facts.append("will not renew\(why)")
+        case nil: break
+        }
+        if inBillingRetry == true { facts.append("billing retry") }
+        if let grace = gracePeriodExpires { facts.append("grace period until \(grace.formatted(.iso8601))") }
+        switch priceIncreaseConsented {
+        case true?: facts.append("price increase agreed")
+        case false?: facts.append("price increase not yet agreed")
+        case nil: break
+        }
+        return "\(productId): \(facts.isEmpty ? "no change" : facts.joined(separator: ", ")), request \(requestId)"
+    }
+
+    /// Apple's expiration intents in words.
+    private static let intents = [
+        1: "the customer turned it off", 2: "a billing error", 3: "the customer did not agree to a price increase",
+        4: "the product was not available", 5: "another reason",
+    ]
 }
 
 extension BindingEvent {

@@ -30,12 +30,17 @@ package struct StoreNotification: Sendable {
     /// The transactions are what the store's API says now, read on the notification's word (Google Play), not
     /// what the notification carries: recorded again when the notification's id was seen before.
     package let readFromStore: Bool
+    /// How the subscription it is about renews, as the store signed it with the notification (Apple's
+    /// `signedRenewalInfo`).
+    package let renewal: SubscriptionRenewal?
 
     package init(
         uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, bundleId: String?,
         transactions: [PurchaseTransaction], evidenceAsked: EvidenceAsked? = nil, followUps: [StoreFollowUp] = [],
-        handles: [StoreHandle] = [], ended: [(store: String, handle: String)] = [], readFromStore: Bool = false
+        handles: [StoreHandle] = [], ended: [(store: String, handle: String)] = [], readFromStore: Bool = false,
+        renewal: SubscriptionRenewal? = nil
     ) {
+        self.renewal = renewal
         self.ended = ended
         self.readFromStore = readFromStore
         self.evidenceAsked = evidenceAsked

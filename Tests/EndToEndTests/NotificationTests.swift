@@ -6,14 +6,16 @@ import Testing
 extension EndToEnd {
     /// App Store Server Notifications V2 through nginx, signed by Apple's test chain.
     @Suite struct Notifications {
-        /// A signed notification of `type` carrying `transaction` (a signed transaction), as Apple posts it: in
-        /// Production, naming the app `appAppleId` (the test gateways' own by default).
+        /// A signed notification of `type` carrying `transaction` (a signed transaction) and `renewal` (signed
+        /// renewal info), as Apple posts it: in Production, naming the app `appAppleId` (the test gateways' own by
+        /// default).
         static func post(
             _ type: String, transaction: String?, uuid: String = UUID().uuidString, environment: String = "Sandbox",
-            appAppleId: Int = SampleContent.appAppleId, to gateway: VerifyDeployment
+            appAppleId: Int = SampleContent.appAppleId, renewal: String? = nil, to gateway: VerifyDeployment
         ) throws -> HTTPResponse {
             var data: [String: Any] = ["bundleId": SampleContent.bundleId, "environment": environment]
             if environment == "Production" { data["appAppleId"] = appAppleId }
+            if let renewal { data["signedRenewalInfo"] = renewal }
             if let transaction { data["signedTransactionInfo"] = transaction }
             let payload: [String: Any] = [
                 "notificationType": type, "notificationUUID": uuid, "data": data, "version": "2.0",
@@ -104,6 +106,62 @@ extension EndToEnd {
             // Both are in the ledger; the issue (the one with content) is among the account's entitlements.
             #expect(try gateway.ledgerCounts() == .init(purchases: 2, transactions: 2))
             #expect(try Accounts.holdings(owner, in: gateway) == [SampleContent.issueId])
+        }
+
+        /// A JWSRenewalInfo for subscription `original`, signed now in `environment`; `more` adds or replaces fields.
+        static func renewalInfo(
+            _ original: String, environment: String = "Sandbox", more: [String: Any] = [:]
+        ) throws -> String {
+            let now = Date().timeIntervalSince1970 * 1000
+            let fields: [String: Any] = [
+                "originalTransactionId": original, "productId": SampleContent.monthlyId,
+                "autoRenewProductId": SampleContent.monthlyId, "autoRenewStatus": 1, "signedDate": now,
+                "environment": environment, "recentSubscriptionStartDate": now - 86_400_000, "renewalDate": now,
+            ]
+            return try SignedVectors.mint(fields.merging(more) { $1 })
+        }
+
+        /// Item 8 of issue 32: the renewal info inside a subscription notification is verified and what it says
+        /// (auto-renewal, why not, billing retry, grace period, price increase) is on the support timeline.
+        @Test func aSubscriptionsRenewalInfoIsVerifiedAndOnItsTimeline() throws {
+            let gateway = try SignedTransactions.gateway()
+            defer { gateway.stop() }
+            let monthly = try SignedTransactions.signed(
+                SampleContent.monthlyId, "740001", type: "Auto-Renewable Subscription", expiresIn: 20)
+            let off = try Self.renewalInfo("740001", more: ["autoRenewStatus": 0, "expirationIntent": 1])
+            let turnedOff = try Self.post("DID_CHANGE_RENEWAL_STATUS", transaction: monthly, renewal: off, to: gateway)
+            #expect(turnedOff.json["status"] as? String == "recorded", "\(turnedOff.text)")
+            let grace = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 6 * 86_400).rounded())
+            let retrying = try Self.renewalInfo(
+                "740001",
+                more: [
+                    "isInBillingRetryPeriod": true, "gracePeriodExpiresDate": grace.timeIntervalSince1970 * 1000,
+                    "priceIncreaseStatus": 0, "autoRenewProductId": "com.example.yearly",
+                    "signedDate": Date().timeIntervalSince1970 * 1000 + 1_000,
+                ])
+            #expect(
+                try Self.post("DID_FAIL_TO_RENEW", transaction: monthly, renewal: retrying, to: gateway).status == 200)
+            let story = try SupportLookup.lookUp(gateway, ["--transaction-id", "740001"])
+            #expect(
+                story.output.contains("renewal")
+                    && story.output.contains("\(SampleContent.monthlyId): will not renew (the customer turned it off)"),
+                "\(story.output)")
+            let graceText = grace.formatted(.iso8601)
+            #expect(
+                story.output.contains(
+                    "\(SampleContent.monthlyId): renews into com.example.yearly, billing retry, grace period until "
+                        + "\(graceText), price increase not yet agreed"),
+                "\(story.output)")
+
+            // Renewal info of another subscription, or signed for another environment, is not this notification's.
+            let foreign = try Self.renewalInfo("749999")
+            let mismatched = try Self.post("DID_RENEW", transaction: monthly, renewal: foreign, to: gateway)
+            #expect(mismatched.status == 400, "\(mismatched.text)")
+            let production = try Self.renewalInfo("740001", environment: "Production")
+            #expect(try Self.post("DID_RENEW", transaction: monthly, renewal: production, to: gateway).status == 400)
+            // Renewal info that is not Apple's is refused like any signed data.
+            let forged = String(off.dropLast(4)) + "AAAA"
+            #expect(try Self.post("DID_RENEW", transaction: monthly, renewal: forged, to: gateway).status == 422)
         }
 
         @Test func unverifiableOrMalformedNotificationsAreRefused() throws {

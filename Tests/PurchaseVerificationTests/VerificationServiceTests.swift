@@ -248,6 +248,10 @@ private final class WriteCountingLedger: PurchaseLedger {
         try base.deliveries(environment: environment, originalTransactionId: originalTransactionId)
     }
 
+    func renewals(environment: String, originalTransactionId: String) throws(LedgerError) -> [SubscriptionRenewal] {
+        try base.renewals(environment: environment, originalTransactionId: originalTransactionId)
+    }
+
     func recordDeliveryFailure(_ failure: DeliveryFailure) throws(LedgerError) {
         try base.recordDeliveryFailure(failure)
     }
