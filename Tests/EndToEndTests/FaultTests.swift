@@ -63,10 +63,10 @@ extension EndToEnd {
             let gateway = try VerifyDeployment(
                 apple: VerifyDeployment.trustingTestChain,
                 environment: ["STOREGATE_LOG_REQUESTS": "false"],
-                fileSizeLimit: 400_000
+                fileSizeLimit: 520_000
             )
             defer { gateway.stop() }
-            let receipts = try (0..<80).map { try gateway.receipt(transactions: Self.threePurchases(7000 + $0)) }
+            let receipts = try (0..<160).map { try gateway.receipt(transactions: Self.threePurchases(7000 + $0)) }
             var acknowledged: [String] = []
             var refused: [String] = []
             for receipt in receipts {
