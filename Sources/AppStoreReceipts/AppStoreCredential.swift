@@ -3,13 +3,13 @@ import PurchaseVerification
 
 /// The App Store's proofs of purchase as a request body carries them: `{"receipt-data": "<base64>",
 /// "exclude-old-transactions": false}`, StoreKit 2's `{"signed-transaction": "<JWS>"}` /
-/// `{"signed-transactions": ["<JWS>", ...]}`, or a bare `{"transaction-id": "<id>"}` for the App Store
-/// Server API to be asked about.
+/// `{"signed-transactions": ["<JWS>", ...]}` (with the app's signed AppTransaction as `"app-transaction"`, when it
+/// sends it), or a bare `{"transaction-id": "<id>"}` for the App Store Server API to be asked about.
 enum AppStoreCredential: StoreCredential, Equatable {
     /// An app receipt, already decoded.
     case appReceipt(AppReceiptCredential)
-    /// StoreKit 2 signed transactions.
-    case signedTransactions([String])
+    /// StoreKit 2 signed transactions, and the app's signed AppTransaction when it sent one.
+    case signedTransactions([String], appTransaction: String?)
     /// A transaction id alone.
     case transactionId(String)
 
@@ -24,6 +24,7 @@ enum AppStoreCredential: StoreCredential, Equatable {
         let receiptData = try body.string("receipt-data", wrongType: malformed).flatMap { $0.isEmpty ? nil : $0 }
         let signedTransaction = try body.string("signed-transaction", wrongType: malformed)
         let transactionId = try body.string("transaction-id", wrongType: malformed).flatMap { $0.isEmpty ? nil : $0 }
+        let appTransaction = try body.string("app-transaction", wrongType: malformed).flatMap { $0.isEmpty ? nil : $0 }
         let excludeOld: Bool
         switch body.members["exclude-old-transactions"] {
         case nil, .null: excludeOld = false
@@ -37,7 +38,7 @@ enum AppStoreCredential: StoreCredential, Equatable {
         default: throw malformed
         }
         if !signedTransactions.isEmpty {
-            self = .signedTransactions(signedTransactions)
+            self = .signedTransactions(signedTransactions, appTransaction: appTransaction)
         } else if let receiptData {
             self = .appReceipt(try AppReceiptCredential(base64: receiptData, excludeOldTransactions: excludeOld))
         } else if let transactionId {

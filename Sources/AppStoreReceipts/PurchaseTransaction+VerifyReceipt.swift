@@ -41,7 +41,8 @@ extension PurchaseTransaction {
             cancellationDate: revocation.flatMap { $0.quantity == quantity ? $0.date : nil },
             quantity: quantity,
             accountToken: fields["appAccountToken"]?.text.flatMap(UUID.init(uuidString:))?.uuidString.lowercased(),
-            familyShared: fields["inAppOwnershipType"]?.text == Self.familyShared, revocation: revocation)
+            familyShared: fields["inAppOwnershipType"]?.text == Self.familyShared, revocation: revocation,
+            appTransactionId: fields["appTransactionId"]?.text.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// Apple's `inAppOwnershipType` (and the receipt's `in_app_ownership_type`) for a family member's access.

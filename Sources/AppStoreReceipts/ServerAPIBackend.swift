@@ -129,7 +129,30 @@ struct ServerAPIBackend: VerificationBackend {
         } catch {
             throw error.gatewayError(logger: context.logger)
         }
-        return try Self.purchases(from: history, context: context)
+        let purchases = try Self.purchases(from: history, context: context)
+        guard purchases.transactions.contains(where: { $0.appTransactionId == nil }) else { return purchases }
+        let appTransactionId = appTransactionId(of: id, in: purchases, context: context)
+        return StorePurchases(
+            status: purchases.status, environment: purchases.environment, bundleId: purchases.bundleId,
+            transactions: purchases.transactions.map { $0.ofAppTransaction(appTransactionId) })
+    }
+
+    /// The app transaction of the customer who made `id` (Get App Transaction Info), for transactions signed
+    /// before Apple put it in them. Support's key only: when Apple cannot say, the purchases are recorded without
+    /// it (logged), never refused.
+    private func appTransactionId(of id: String, in purchases: StorePurchases, context: RequestContext) -> String? {
+        guard let environment = ServerAPIEnvironment(rawValue: purchases.environment) else { return nil }
+        do {
+            let signed = try client.appTransactionInfo(
+                id, environment: environment, deadline: context.deadline, logger: context.logger)
+            return try AppTransactionFacts(
+                signed.payload, environment: purchases.environment, bundleId: purchases.bundleId, settings: settings
+            ).appTransactionId
+        } catch {
+            context.logger.warning(
+                "the customer's app transaction could not be read", metadata: ["reason": "\(error)"])
+            return nil
+        }
     }
 
     /// Apple's verified transactions as purchases; 422 `transaction_not_found` for none.

@@ -24,7 +24,7 @@ struct SignedTransactionBackend: VerificationBackend {
     }
 
     func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
-        guard case .signedTransactions(let signedTransactions) = credential.appStore else {
+        guard case .signedTransactions(let signedTransactions, let appTransaction) = credential.appStore else {
             throw GatewayError.receiptRequired
         }
         let verifier = try signedDataVerifier()
@@ -39,11 +39,22 @@ struct SignedTransactionBackend: VerificationBackend {
             throw GatewayError.badRequest(
                 "The signed transactions must all be transactions of one app and environment.")
         }
-        let transactions = payloads.compactMap { payload in
+        var transactions = payloads.compactMap { payload in
             (try? JSONValue.decoded(payload.json)).flatMap(PurchaseTransaction.init(signedPayload:))
         }
         guard transactions.count == payloads.count else {
             throw GatewayError.badRequest("A signed transaction lacks transactionId or productId.")
+        }
+        if let appTransaction {
+            let signed = try Self.verify([appTransaction], with: verifier, context: context)
+            let id = try signed.first.map { payload throws(GatewayError) in
+                try AppTransactionFacts(payload, environment: first.environment, bundleId: bundleId, settings: settings)
+                    .appTransactionId
+            }
+            guard let id, transactions.allSatisfy({ $0.appTransactionId == nil || $0.appTransactionId == id }) else {
+                throw GatewayError.badRequest("The app transaction is another customer's than the signed transactions.")
+            }
+            transactions = transactions.map { $0.ofAppTransaction(id) }
         }
         return StorePurchases(status: 0, environment: first.environment, bundleId: bundleId, transactions: transactions)
             .finishing(settings.finishes)

@@ -20,6 +20,21 @@ extension ServerAPIClient {
         }
     }
 
+    /// Get App Transaction Info (API 1.17): the signed AppTransaction of the customer who made `transactionId`,
+    /// in `environment`.
+    package func appTransactionInfo(
+        _ transactionId: String, environment: ServerAPIEnvironment, deadline: ContinuousClock.Instant, logger: Logger
+    ) throws(ServerAPIFailure) -> ServerAPISigned {
+        let id = try Self.pathSegment(transactionId, digitsOnly: true)
+        let body = try send(
+            .appTransactionInfo, to: environment, method: .GET, path: "/inApps/v1/transactions/appTransactions/\(id)",
+            deadline: deadline, logger: logger)
+        guard let jws = try object(body, from: .appTransactionInfo)["signedAppTransactionInfo"] as? String else {
+            throw .unavailable("the answer has no signedAppTransactionInfo", retryAfter: .seconds(5))
+        }
+        return try verified(jws)
+    }
+
     /// Get Transaction History v2: every transaction of the customer who made `transactionId`, all pages.
     package func transactionHistory(_ transactionId: String, deadline: ContinuousClock.Instant, logger: Logger)
         throws(ServerAPIFailure) -> [ServerAPISigned]

@@ -9,4 +9,5 @@ package enum ServerAPIEndpoint: String, CaseIterable, Sendable {
     case consumption
     case appAccountToken = "app_account_token"
     case finishTransaction = "finish_transaction"
+    case appTransactionInfo = "app_transaction_info"
 }

@@ -77,9 +77,10 @@ struct Claims {
 
     init(_ payload: [String: Any]) throws(SignedDataError) {
         let facts = Self.facts(of: payload)
-        let environment = payload["environment"] ?? facts["environment"]
+        // An AppTransaction names its environment `receiptType`, and its app at the top.
+        let environment = payload["environment"] ?? payload["receiptType"] ?? facts["environment"]
         let bundleId = payload["bundleId"] ?? facts["bundleId"]
-        let appAppleId = facts["appAppleId"]
+        let appAppleId = payload["appAppleId"] ?? facts["appAppleId"]
         let signedDate = payload["signedDate"]
         guard environment == nil || environment is String, bundleId == nil || bundleId is String,
             appAppleId == nil || appAppleId is NSNumber, signedDate == nil || signedDate is NSNumber

@@ -18,6 +18,8 @@ struct SimAPIRoute {
         let segments = parts.first?.split(separator: "/").map(String.init) ?? []
         guard segments.count >= 3, segments[0] == "inApps" else { return nil }
         switch (method, segments.dropFirst().joined(separator: "/")) {
+        case ("GET", let rest) where rest.hasPrefix("v1/transactions/appTransactions/") && segments.count == 5:
+            endpoint = "app_transaction_info"
         case ("GET", let rest) where rest.hasPrefix("v1/transactions/") && segments.count == 4:
             endpoint = "transaction_info"
         case ("GET", let rest) where rest.hasPrefix("v2/history/") && segments.count == 4:

@@ -17,6 +17,9 @@ public struct SimAPITransaction: Codable, Sendable, Equatable {
     public var appAccountToken: String?
     /// Apple's `inAppOwnershipType`: `PURCHASED`, or `FAMILY_SHARED` for a family member's access.
     public var ownership: String = "PURCHASED"
+    /// The customer's app transaction, in the signed transaction as Apple signs it since API 1.17; without it, the
+    /// transaction is signed as an older one was, and Get App Transaction Info answers the customer's own.
+    public var appTransactionId: String?
 
     enum CodingKeys: String, CodingKey {
         case type, environment, customer, purchase, expires, revoked, ownership
@@ -25,6 +28,7 @@ public struct SimAPITransaction: Codable, Sendable, Equatable {
         case productId = "product_id"
         case orderId = "order_id"
         case appAccountToken = "app_account_token"
+        case appTransactionId = "app_transaction_id"
     }
 
     public init(
@@ -50,5 +54,6 @@ public struct SimAPITransaction: Codable, Sendable, Equatable {
         revoked = try container.decodeIfPresent(String.self, forKey: .revoked)
         appAccountToken = try container.decodeIfPresent(String.self, forKey: .appAccountToken)
         ownership = try container.decodeIfPresent(String.self, forKey: .ownership) ?? ownership
+        appTransactionId = try container.decodeIfPresent(String.self, forKey: .appTransactionId)
     }
 }

@@ -71,6 +71,9 @@ extension SimServerAPI {
         switch route.endpoint {
         case "transaction_info":
             return AppStoreSimulator.Answer(body: Self.json(["signedTransactionInfo": sign(transaction)]))
+        case "app_transaction_info":
+            return AppStoreSimulator.Answer(
+                body: Self.json(["signedAppTransactionInfo": signer.sign(appTransaction(of: transaction))]))
         case "transaction_history":
             return page(customer.map(sign), revision: route.query["revision"], environment: environment)
         case "refund_history":
@@ -163,6 +166,23 @@ extension SimServerAPI {
 
     func date(_ text: String) -> Date { SimDate.resolve(text, now: epoch) ?? epoch }
 
+    /// The AppTransaction Apple signs for the customer who made `transaction`: their own app transaction id
+    /// (the transaction's, or one the stand-in derives from the customer), `appAppleId` in Production.
+    func appTransaction(of transaction: SimAPITransaction) -> [String: Any] {
+        let digits = transaction.customer.utf8.reduce(UInt64(14_695_981_039_346_656_037)) {
+            ($0 ^ UInt64($1)) &* 1_099_511_628_211
+        }
+        var fields: [String: Any] = [
+            "receiptType": transaction.environment, "bundleId": check.bundleId, "applicationVersion": "1",
+            "versionExternalIdentifier": 0, "receiptCreationDate": SimDate.milliseconds(epoch),
+            "originalPurchaseDate": SimDate.milliseconds(epoch), "originalApplicationVersion": "1",
+            "appTransactionId": transaction.appTransactionId ?? "70\(digits % 10_000_000_000_000_000)",
+            "originalPlatform": "iOS", "signedDate": SimDate.milliseconds(Date()),
+        ]
+        if transaction.environment == "Production" { fields["appAppleId"] = appAppleId ?? 0 }
+        return fields
+    }
+
     /// The JWSTransactionDecodedPayload Apple signs for `transaction`.
     func payload(_ transaction: SimAPITransaction) -> [String: Any] {
         let purchased = SimDate.milliseconds(date(transaction.purchase))
@@ -181,6 +201,7 @@ extension SimServerAPI {
             fields["revocationReason"] = 0
         }
         if let token = transaction.appAccountToken { fields["appAccountToken"] = token }
+        if let appTransactionId = transaction.appTransactionId { fields["appTransactionId"] = appTransactionId }
         return fields
     }
 }

@@ -23,12 +23,16 @@ public struct PurchaseTransaction: Sendable, Equatable {
     /// What the store refunded or revoked of it. A refund of the whole sets `cancellationDate` too; a prorated
     /// refund of some of a pack's items leaves it nil, as the rest is still the buyer's.
     public let revocation: PurchaseRevocation?
+    /// The customer's app transaction (Apple's `appTransactionId`: one per Apple Account and app, a family member
+    /// has their own), when known: the key support finds all of a customer's purchases by.
+    public let appTransactionId: String?
 
     public init(
         transactionId: String, originalTransactionId: String, productId: String, webOrderLineItemId: String?,
         purchaseDate: Date?, expiresDate: Date?, cancellationDate: Date?, quantity: Int, accountToken: String? = nil,
-        familyShared: Bool = false, revocation: PurchaseRevocation? = nil
+        familyShared: Bool = false, revocation: PurchaseRevocation? = nil, appTransactionId: String? = nil
     ) {
+        self.appTransactionId = appTransactionId
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.productId = productId
@@ -40,5 +44,17 @@ public struct PurchaseTransaction: Sendable, Equatable {
         self.accountToken = accountToken
         self.familyShared = familyShared
         self.revocation = revocation
+    }
+}
+
+extension PurchaseTransaction {
+    /// This transaction as the customer's whose app transaction is `appTransactionId`, unless it names one itself.
+    package func ofAppTransaction(_ appTransactionId: String?) -> PurchaseTransaction {
+        PurchaseTransaction(
+            transactionId: transactionId, originalTransactionId: originalTransactionId, productId: productId,
+            webOrderLineItemId: webOrderLineItemId, purchaseDate: purchaseDate, expiresDate: expiresDate,
+            cancellationDate: cancellationDate, quantity: quantity, accountToken: accountToken,
+            familyShared: familyShared, revocation: revocation,
+            appTransactionId: self.appTransactionId ?? appTransactionId)
     }
 }

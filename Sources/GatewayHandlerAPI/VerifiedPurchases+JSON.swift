@@ -6,6 +6,7 @@ extension VerifiedPurchases {
     public func writeTransactions(to json: inout JSONWriter) {
         json.array(transactions) { json, transaction in
             json.object { json in
+                json.member("app_transaction_id", transaction.appTransactionId)
                 json.member("cancellation_date", date: transaction.cancellationDate)
                 json.member("expires_date", date: transaction.expiresDate)
                 json.key("family_shared")

@@ -32,11 +32,13 @@ package struct LedgerRevocation: Sendable, Hashable {
 
     /// The SET clauses of a transaction upsert for these columns, `existing` prefixing the stored row's columns
     /// (`t.` in PostgreSQL, nothing in SQLite): a new revocation replaces the stored one whole, none keeps it,
-    /// and a transaction once known as a family member's stays one.
+    /// a transaction once known as a family member's stays one, and the customer's app transaction, once
+    /// known, is kept (a later sighting without it, such as an older receipt, does not clear it).
     static func keptOnConflict(existing: String) -> String {
         ["revocation_date_ms", "revocation_type", "revocation_percentage", "revoked_quantity"].map {
             "\($0) = CASE WHEN excluded.revocation_date_ms IS NULL THEN \(existing)\($0) ELSE excluded.\($0) END"
         }.joined(separator: ", ") + ", ownership = coalesce(\(existing)ownership, excluded.ownership)"
+            + ", app_transaction_id = coalesce(excluded.app_transaction_id, \(existing)app_transaction_id)"
     }
 
     /// The `ownership` column's value for a family member's transaction (NULL: the buyer's own).

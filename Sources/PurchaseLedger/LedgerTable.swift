@@ -28,7 +28,7 @@ package enum LedgerTable: String, Sendable, CaseIterable {
                 "environment", "transaction_id", "purchase_key", "product_id", "original_transaction_id",
                 "web_order_line_item_id", "purchase_date_ms", "expires_date_ms", "cancellation_date_ms", "quantity",
                 "first_seen_ms", "last_seen_ms", "source", "request_id", "ownership", "revocation_date_ms",
-                "revocation_type", "revocation_percentage", "revoked_quantity",
+                "revocation_type", "revocation_percentage", "revoked_quantity", "app_transaction_id",
             ]
         case .deliveries:
             return [

@@ -20,6 +20,8 @@ package struct LedgerTransaction: Sendable, Hashable {
     package var familyShared: Bool
     /// What the store refunded or revoked of it, whole or in part.
     package var revocation: LedgerRevocation?
+    /// The customer's app transaction (Apple's `appTransactionId`), when known.
+    package var appTransactionId: String?
 
     package init(
         environment: String,
@@ -34,8 +36,10 @@ package struct LedgerTransaction: Sendable, Hashable {
         cancellationDate: Date? = nil,
         quantity: Int = 1,
         familyShared: Bool = false,
-        revocation: LedgerRevocation? = nil
+        revocation: LedgerRevocation? = nil,
+        appTransactionId: String? = nil
     ) {
+        self.appTransactionId = appTransactionId
         self.environment = environment
         self.bundleId = bundleId
         self.productId = productId

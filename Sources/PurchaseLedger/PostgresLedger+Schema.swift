@@ -54,6 +54,7 @@ extension PostgresLedger {
         (13, LedgerRevocation.columns(integer: "BIGINT")),
         (14, DeliveryFailureTable.schema(integer: "BIGINT")),
         (15, SubscriptionRenewalTable.schema(integer: "BIGINT")),
+        (16, PurchaseHistoryQueries.appTransactions),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

@@ -26,6 +26,8 @@ package struct StoredTransaction: Sendable, Equatable {
     package let familyShared: Bool
     /// What the store refunded or revoked of it.
     package let revocation: LedgerRevocation?
+    /// The customer's app transaction, when known.
+    package let appTransactionId: String?
 }
 
 /// A store notification as the ledger holds it.

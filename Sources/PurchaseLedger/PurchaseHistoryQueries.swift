@@ -11,11 +11,18 @@ enum PurchaseHistoryQueries {
         CREATE INDEX transactions_by_original ON transactions (original_transaction_id);
         """
 
-    /// The originals of transaction 1 (also found as an original itself).
+    /// Migration 16: a transaction keeps the customer's app transaction, which finds all of their purchases.
+    static let appTransactions = """
+        ALTER TABLE transactions ADD COLUMN app_transaction_id TEXT;
+        CREATE INDEX transactions_by_app_transaction ON transactions (app_transaction_id);
+        """
+
+    /// The originals of transaction 1 (also found as an original itself, or as the customer's app transaction).
     static func originals(_ placeholder: (Int) -> String) -> String {
         """
         SELECT DISTINCT environment, original_transaction_id FROM transactions
             WHERE transaction_id = \(placeholder(1)) OR original_transaction_id = \(placeholder(1))
+                OR app_transaction_id = \(placeholder(1))
             ORDER BY environment, original_transaction_id
         """
     }
@@ -26,7 +33,7 @@ enum PurchaseHistoryQueries {
         SELECT transaction_id, product_id, CAST(purchase_date_ms AS TEXT), CAST(expires_date_ms AS TEXT),
             CAST(cancellation_date_ms AS TEXT), CAST(first_seen_ms AS TEXT), source, request_id,
             CAST(quantity AS TEXT), ownership, CAST(revocation_date_ms AS TEXT), revocation_type,
-            CAST(revocation_percentage AS TEXT), CAST(revoked_quantity AS TEXT)
+            CAST(revocation_percentage AS TEXT), CAST(revoked_quantity AS TEXT), app_transaction_id
             FROM transactions WHERE environment = \(placeholder(1)) AND original_transaction_id = \(placeholder(2))
             ORDER BY coalesce(purchase_date_ms, first_seen_ms), transaction_id
         """
@@ -47,7 +54,7 @@ enum PurchaseHistoryQueries {
     }
 
     static func transaction(_ row: [String?]) -> StoredTransaction? {
-        guard row.count == 14, let id = row[0], let product = row[1], let firstSeen = LedgerTime.date(row[5]),
+        guard row.count == 15, let id = row[0], let product = row[1], let firstSeen = LedgerTime.date(row[5]),
             let requestId = row[7]
         else { return nil }
         let quantity = row[8].flatMap { Int($0) } ?? 1
@@ -61,7 +68,7 @@ enum PurchaseHistoryQueries {
                 LedgerRevocation(
                     date: $0, type: row[11], percentageMilliunits: row[12].flatMap { Int($0) },
                     quantity: row[13].flatMap { Int($0) } ?? quantity)
-            })
+            }, appTransactionId: row[14])
     }
 
     static func notification(_ row: [String?]) -> StoredNotification? {

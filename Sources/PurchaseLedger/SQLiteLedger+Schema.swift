@@ -114,6 +114,9 @@ extension SQLiteLedger {
         migrator.registerMigration("v15 subscription renewals") { db in
             try db.execute(sql: SubscriptionRenewalTable.schema(integer: "INTEGER"))
         }
+        migrator.registerMigration("v16 app transactions") { db in
+            try db.execute(sql: PurchaseHistoryQueries.appTransactions)
+        }
         return migrator
     }
 }

@@ -102,7 +102,8 @@ package enum EntitlementRules {
                     LedgerRevocation(
                         date: $0.date, type: $0.type, percentageMilliunits: $0.percentageMilliunits,
                         quantity: $0.quantity)
-                }
+                },
+                appTransactionId: transaction.appTransactionId
             )
         }
     }

@@ -18,10 +18,16 @@ import Testing
         #expect(receipt == .appReceipt(try AppReceiptCredential(base64: "MIIT", excludeOldTransactions: true)))
         guard case .appReceipt(let decoded) = receipt else { return }
         #expect(decoded.bytes == Data([0x30, 0x82, 0x13]))
-        #expect(try credential(#"{"signed-transaction":"a.b.c"}"#) == .signedTransactions(["a.b.c"]))
+        #expect(
+            try credential(#"{"signed-transaction":"a.b.c"}"#) == .signedTransactions(["a.b.c"], appTransaction: nil))
         #expect(
             try credential(#"{"signed-transactions":["a.b.c"],"signed-transaction":"d.e.f","receipt-data":"YQ=="}"#)
-                == .signedTransactions(["a.b.c", "d.e.f"]))
+                == .signedTransactions(["a.b.c", "d.e.f"], appTransaction: nil))
+        #expect(
+            try credential(#"{"signed-transaction":"a.b.c","app-transaction":"g.h.i"}"#)
+                == .signedTransactions(["a.b.c"], appTransaction: "g.h.i"))
+        // An app transaction names the customer, not a purchase: alone it is no credential.
+        #expect(try credential(#"{"app-transaction":"g.h.i"}"#) == nil)
         #expect(try credential(#"{"transaction-id":"2000000123"}"#) == .transactionId("2000000123"))
         #expect(try credential(#"{"receipt-data":"","transaction-id":""}"#) == nil)
         #expect(try credential("{}") == nil)
