@@ -134,7 +134,7 @@ struct ServerAPIBackend: VerificationBackend {
         let appTransactionId = appTransactionId(of: id, in: purchases, context: context)
         return StorePurchases(
             status: purchases.status, environment: purchases.environment, bundleId: purchases.bundleId,
-            transactions: purchases.transactions.map { $0.ofAppTransaction(appTransactionId) })
+            transactions: purchases.transactions.map { $0.ofAppTransaction(appTransactionId, claimedByApp: false) })
     }
 
     /// The app transaction of the customer who made `id` (Get App Transaction Info), for transactions signed

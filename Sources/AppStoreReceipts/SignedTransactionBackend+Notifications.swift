@@ -52,8 +52,9 @@ extension SignedTransactionBackend {
             } ?? [], renewal: renewal)
     }
 
-    /// A subscription notification's `signedRenewalInfo`, verified like the rest: signed in the notification's
-    /// environment, about the subscription its transaction belongs to.
+    /// A subscription notification's `signedRenewalInfo`, verified like the rest: renewal info (not a transaction),
+    /// signed in the notification's environment, about the subscription of the notification's transaction, which
+    /// it must carry.
     private static func renewal(
         _ jws: String, of transactions: [PurchaseTransaction], environment: String, verifier: SignedDataVerifier,
         context: RequestContext
@@ -61,13 +62,17 @@ extension SignedTransactionBackend {
         guard let info = try verify([jws], with: verifier, context: context).first, info.environment == environment
         else { throw GatewayError.badRequest("The notification's renewal info does not match it.") }
         let fields = try JSONValue.decoded(info.json)
-        guard let original = fields["originalTransactionId"]?.text, let product = fields["productId"]?.text,
-            transactions.allSatisfy({ $0.originalTransactionId == original })
+        // Renewal info names Apple's original transaction: a family member's is kept under its qualified id.
+        guard fields["transactionId"] == nil, let original = fields["originalTransactionId"]?.text,
+            let product = fields["productId"]?.text, let transaction = transactions.first,
+            transactions.allSatisfy({ $0.originalTransactionId == transaction.originalTransactionId }),
+            transaction.originalTransactionId == original
+                || transaction.originalTransactionId.hasSuffix(":family:\(original)") && transaction.familyShared
         else { throw GatewayError.badRequest("The notification's renewal info does not match it.") }
         var inBillingRetry: Bool?
         if case .bool(let retrying)? = fields["isInBillingRetryPeriod"] { inBillingRetry = retrying }
         return SubscriptionRenewal(
-            environment: environment, originalTransactionId: original, productId: product,
+            environment: environment, originalTransactionId: transaction.originalTransactionId, productId: product,
             autoRenewProductId: fields["autoRenewProductId"]?.text,
             autoRenews: fields["autoRenewStatus"]?.integer.map { $0 == 1 },
             expirationIntent: fields["expirationIntent"]?.integer.map { Int(clamping: $0) },

@@ -54,7 +54,7 @@ struct SignedTransactionBackend: VerificationBackend {
             guard let id, transactions.allSatisfy({ $0.appTransactionId == nil || $0.appTransactionId == id }) else {
                 throw GatewayError.badRequest("The app transaction is another customer's than the signed transactions.")
             }
-            transactions = transactions.map { $0.ofAppTransaction(id) }
+            transactions = transactions.map { $0.ofAppTransaction(id, claimedByApp: true) }
         }
         return StorePurchases(status: 0, environment: first.environment, bundleId: bundleId, transactions: transactions)
             .finishing(settings.finishes)

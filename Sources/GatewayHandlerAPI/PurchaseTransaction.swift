@@ -26,13 +26,30 @@ public struct PurchaseTransaction: Sendable, Equatable {
     /// The customer's app transaction (Apple's `appTransactionId`: one per Apple Account and app, a family member
     /// has their own), when known: the key support finds all of a customer's purchases by.
     public let appTransactionId: String?
+    /// True when `appTransactionId` is only what the app claimed by sending its AppTransaction beside the
+    /// transaction (Apple signed each, not the pair): the ledger then keeps one it knew before.
+    package let appTransactionIdClaimedByApp: Bool
 
     public init(
         transactionId: String, originalTransactionId: String, productId: String, webOrderLineItemId: String?,
         purchaseDate: Date?, expiresDate: Date?, cancellationDate: Date?, quantity: Int, accountToken: String? = nil,
         familyShared: Bool = false, revocation: PurchaseRevocation? = nil, appTransactionId: String? = nil
     ) {
+        self.init(
+            transactionId: transactionId, originalTransactionId: originalTransactionId, productId: productId,
+            webOrderLineItemId: webOrderLineItemId, purchaseDate: purchaseDate, expiresDate: expiresDate,
+            cancellationDate: cancellationDate, quantity: quantity, accountToken: accountToken,
+            familyShared: familyShared, revocation: revocation, appTransactionId: appTransactionId,
+            claimedByApp: false)
+    }
+
+    private init(
+        transactionId: String, originalTransactionId: String, productId: String, webOrderLineItemId: String?,
+        purchaseDate: Date?, expiresDate: Date?, cancellationDate: Date?, quantity: Int, accountToken: String?,
+        familyShared: Bool, revocation: PurchaseRevocation?, appTransactionId: String?, claimedByApp: Bool
+    ) {
         self.appTransactionId = appTransactionId
+        appTransactionIdClaimedByApp = claimedByApp
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.productId = productId
@@ -48,13 +65,15 @@ public struct PurchaseTransaction: Sendable, Equatable {
 }
 
 extension PurchaseTransaction {
-    /// This transaction as the customer's whose app transaction is `appTransactionId`, unless it names one itself.
-    package func ofAppTransaction(_ appTransactionId: String?) -> PurchaseTransaction {
-        PurchaseTransaction(
+    /// This transaction as the customer's whose app transaction is `appTransactionId`, unless it names one itself:
+    /// as Apple said it (Get App Transaction Info), or as the app `claimed` it.
+    package func ofAppTransaction(_ appTransactionId: String?, claimedByApp claimed: Bool) -> PurchaseTransaction {
+        guard self.appTransactionId == nil, let appTransactionId else { return self }
+        return PurchaseTransaction(
             transactionId: transactionId, originalTransactionId: originalTransactionId, productId: productId,
             webOrderLineItemId: webOrderLineItemId, purchaseDate: purchaseDate, expiresDate: expiresDate,
             cancellationDate: cancellationDate, quantity: quantity, accountToken: accountToken,
-            familyShared: familyShared, revocation: revocation,
-            appTransactionId: self.appTransactionId ?? appTransactionId)
+            familyShared: familyShared, revocation: revocation, appTransactionId: appTransactionId,
+            claimedByApp: claimed)
     }
 }

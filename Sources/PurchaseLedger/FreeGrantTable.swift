@@ -47,7 +47,7 @@ enum FreeGrantTable {
                 LedgerTable.transactions.insertStatement(placeholder: placeholder),
                 [
                     grant.environment, grant.id, key, grant.productId, grant.id, nil, granted, expires, nil, "1",
-                    granted, granted, LedgerSource.grant.rawValue, grant.requestId, nil, nil, nil, nil, nil, nil,
+                    granted, granted, LedgerSource.grant.rawValue, grant.requestId, nil, nil, nil, nil, nil, nil, nil,
                 ]
             ),
         ]

@@ -31,14 +31,30 @@ package struct LedgerRevocation: Sendable, Hashable {
     }
 
     /// The SET clauses of a transaction upsert for these columns, `existing` prefixing the stored row's columns
-    /// (`t.` in PostgreSQL, nothing in SQLite): a new revocation replaces the stored one whole, none keeps it,
-    /// a transaction once known as a family member's stays one, and the customer's app transaction, once
-    /// known, is kept (a later sighting without it, such as an older receipt, does not clear it).
+    /// (`t.` in PostgreSQL, nothing in SQLite). A refund only grows until Apple reverses it (which clears it), so
+    /// the stored one stays unless the new one takes back more items (or, as many, a larger share): an older
+    /// notification arriving late, or a device's older copy, never shrinks it. A transaction once known as a
+    /// family member's stays one. An app transaction Apple said replaces one the app claimed; one the app claims
+    /// never replaces a known one.
     static func keptOnConflict(existing: String) -> String {
-        ["revocation_date_ms", "revocation_type", "revocation_percentage", "revoked_quantity"].map {
-            "\($0) = CASE WHEN excluded.revocation_date_ms IS NULL THEN \(existing)\($0) ELSE excluded.\($0) END"
-        }.joined(separator: ", ") + ", ownership = coalesce(\(existing)ownership, excluded.ownership)"
-            + ", app_transaction_id = coalesce(excluded.app_transaction_id, \(existing)app_transaction_id)"
+        let (new, old) = ("coalesce(excluded.revoked_quantity, 0)", "coalesce(\(existing)revoked_quantity, 0)")
+        let keepRefund = """
+            excluded.revocation_date_ms IS NULL OR (\(existing)revocation_date_ms IS NOT NULL AND (\(new) < \(old) \
+            OR (\(new) = \(old) AND coalesce(excluded.revocation_percentage, 0) \
+            < coalesce(\(existing)revocation_percentage, 0))))
+            """
+        let keepAppTransaction = """
+            \(existing)app_transaction_id IS NOT NULL \
+            AND (excluded.app_transaction_id IS NULL OR excluded.app_transaction_source = 'app')
+            """
+        let refund = ["revocation_date_ms", "revocation_type", "revocation_percentage", "revoked_quantity"].map {
+            "\($0) = CASE WHEN \(keepRefund) THEN \(existing)\($0) ELSE excluded.\($0) END"
+        }
+        let appTransaction = ["app_transaction_id", "app_transaction_source"].map {
+            "\($0) = CASE WHEN \(keepAppTransaction) THEN \(existing)\($0) ELSE excluded.\($0) END"
+        }
+        return (refund + ["ownership = coalesce(\(existing)ownership, excluded.ownership)"] + appTransaction)
+            .joined(separator: ", ")
     }
 
     /// The `ownership` column's value for a family member's transaction (NULL: the buyer's own).

@@ -29,6 +29,7 @@ package enum LedgerTable: String, Sendable, CaseIterable {
                 "web_order_line_item_id", "purchase_date_ms", "expires_date_ms", "cancellation_date_ms", "quantity",
                 "first_seen_ms", "last_seen_ms", "source", "request_id", "ownership", "revocation_date_ms",
                 "revocation_type", "revocation_percentage", "revoked_quantity", "app_transaction_id",
+                "app_transaction_source",
             ]
         case .deliveries:
             return [

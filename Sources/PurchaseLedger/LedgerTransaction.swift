@@ -22,6 +22,8 @@ package struct LedgerTransaction: Sendable, Hashable {
     package var revocation: LedgerRevocation?
     /// The customer's app transaction (Apple's `appTransactionId`), when known.
     package var appTransactionId: String?
+    /// The app's claim rather than Apple's word: a known one is kept.
+    package var appTransactionIdClaimedByApp: Bool
 
     package init(
         environment: String,
@@ -37,9 +39,11 @@ package struct LedgerTransaction: Sendable, Hashable {
         quantity: Int = 1,
         familyShared: Bool = false,
         revocation: LedgerRevocation? = nil,
-        appTransactionId: String? = nil
+        appTransactionId: String? = nil,
+        appTransactionIdClaimedByApp: Bool = false
     ) {
         self.appTransactionId = appTransactionId
+        self.appTransactionIdClaimedByApp = appTransactionIdClaimedByApp
         self.environment = environment
         self.bundleId = bundleId
         self.productId = productId
@@ -53,5 +57,12 @@ package struct LedgerTransaction: Sendable, Hashable {
         self.quantity = quantity
         self.familyShared = familyShared
         self.revocation = revocation
+    }
+}
+
+extension LedgerTransaction {
+    /// The `app_transaction_source` column: `apple` for an app transaction Apple said, `app` for one the app claimed.
+    var appTransactionSource: String? {
+        appTransactionId == nil ? nil : appTransactionIdClaimedByApp ? "app" : "apple"
     }
 }

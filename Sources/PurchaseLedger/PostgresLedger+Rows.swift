@@ -11,7 +11,7 @@ extension PostgresLedger {
         let parameters: [String?]
     }
 
-    /// Rows per table and statement: 36 parameters a pair, well under PostgreSQL's 65,535.
+    /// Rows per table and statement: 37 parameters a pair, well under PostgreSQL's 65,535.
     private static let chunkSize = 1000
 
     /// The statements recording `purchases` (the batch's, one per key) and every transaction of `batch`.
@@ -67,7 +67,7 @@ extension PostgresLedger {
         INSERT INTO transactions AS t (environment, transaction_id, purchase_key, product_id, original_transaction_id,
             web_order_line_item_id, purchase_date_ms, expires_date_ms, cancellation_date_ms, quantity, first_seen_ms,
             last_seen_ms, source, request_id, ownership, revocation_date_ms, revocation_type, revocation_percentage,
-            revoked_quantity, app_transaction_id)
+            revoked_quantity, app_transaction_id, app_transaction_source)
         VALUES \(values(rows: rows, types: transactionTypes, after: 0))
         ON CONFLICT (environment, transaction_id) DO UPDATE SET
             expires_date_ms = coalesce(excluded.expires_date_ms, t.expires_date_ms),
@@ -95,6 +95,7 @@ extension PostgresLedger {
             transaction.familyShared ? LedgerRevocation.familyShared : nil, text(transaction.revocation?.date),
             transaction.revocation?.type, transaction.revocation.flatMap { $0.percentageMilliunits.map(String.init) },
             transaction.revocation.map { String($0.quantity) }, transaction.appTransactionId,
+            transaction.appTransactionSource,
         ]
     }
 
@@ -104,7 +105,7 @@ extension PostgresLedger {
     ]
     private static let transactionTypes: [String?] = [
         nil, nil, nil, nil, nil, nil, "bigint", "bigint", "bigint", "integer", "bigint", "bigint", nil, nil, nil,
-        "bigint", nil, "integer", "integer", nil,
+        "bigint", nil, "integer", "integer", nil, nil,
     ]
 
     /// `($7, $8::bigint, ...), (...)`: `rows` tuples of parameters numbered after the first `offset`.

@@ -14,6 +14,7 @@ enum PurchaseHistoryQueries {
     /// Migration 16: a transaction keeps the customer's app transaction, which finds all of their purchases.
     static let appTransactions = """
         ALTER TABLE transactions ADD COLUMN app_transaction_id TEXT;
+        ALTER TABLE transactions ADD COLUMN app_transaction_source TEXT;
         CREATE INDEX transactions_by_app_transaction ON transactions (app_transaction_id);
         """
 

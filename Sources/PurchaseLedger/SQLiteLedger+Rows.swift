@@ -60,8 +60,9 @@ extension SQLiteLedger {
                 INSERT INTO transactions (environment, transaction_id, purchase_key, product_id,
                     original_transaction_id, web_order_line_item_id, purchase_date_ms, expires_date_ms,
                     cancellation_date_ms, quantity, first_seen_ms, last_seen_ms, source, request_id, ownership,
-                    revocation_date_ms, revocation_type, revocation_percentage, revoked_quantity, app_transaction_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    revocation_date_ms, revocation_type, revocation_percentage, revoked_quantity, app_transaction_id,
+                    app_transaction_source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (environment, transaction_id) DO UPDATE SET
                     expires_date_ms = coalesce(excluded.expires_date_ms, expires_date_ms),
                     cancellation_date_ms = coalesce(excluded.cancellation_date_ms, cancellation_date_ms),
@@ -78,7 +79,7 @@ extension SQLiteLedger {
                 batch.source.rawValue, batch.requestId, transaction.familyShared ? LedgerRevocation.familyShared : nil,
                 transaction.revocation.map { LedgerTime.milliseconds($0.date) }, transaction.revocation?.type,
                 transaction.revocation?.percentageMilliunits, transaction.revocation?.quantity,
-                transaction.appTransactionId,
+                transaction.appTransactionId, transaction.appTransactionSource,
             ]
         )
     }

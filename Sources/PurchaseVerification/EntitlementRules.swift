@@ -103,7 +103,8 @@ package enum EntitlementRules {
                         date: $0.date, type: $0.type, percentageMilliunits: $0.percentageMilliunits,
                         quantity: $0.quantity)
                 },
-                appTransactionId: transaction.appTransactionId
+                appTransactionId: transaction.appTransactionId,
+                appTransactionIdClaimedByApp: transaction.appTransactionIdClaimedByApp
             )
         }
     }
