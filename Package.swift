@@ -12,6 +12,7 @@ let handlers: [(name: String, dependencies: [Target.Dependency])] = [
     ("EntitlementsHandler", []),
     ("MetricsHandler", []),
     ("NotificationsHandler", []),
+    ("OffersHandler", []),
     ("RestoreSyncHandler", []),
     ("StatusHandler", []),
     ("SupportHandler", []),

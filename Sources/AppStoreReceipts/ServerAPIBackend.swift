@@ -54,6 +54,9 @@ struct ServerAPIBackend: VerificationBackend {
 
     var lastUpstreamError: String? { client.lastError }
 
+    /// Offers are signed with the in-app purchase key the Server API's calls use.
+    var offerSigning: (any OfferSigning)? { AppStoreOfferSigning(signer: client.offerSigner) }
+
     func verify(_ credential: Credential, context: RequestContext) throws -> StorePurchases {
         let purchases: StorePurchases
         switch credential.appStore {

@@ -44,6 +44,9 @@ package final class ServerAPIClient: Sendable {
     /// `set_app_account_token`: whether purchases bound to an app account get it as their `appAccountToken`.
     package var setsAppAccountToken: Bool { settings.setsAppAccountToken }
 
+    /// What signs the app's subscription offers with the same in-app purchase key.
+    package var offerSigner: ServerAPIOfferSigner { ServerAPIOfferSigner(credentials: settings.credentials) }
+
     /// How long one call from background work may take (``ServerAPISettings/backgroundCallDeadline``).
     package var backgroundCallDeadline: Duration { settings.backgroundCallDeadline }
 

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import GatewayConcurrency
+import JWTKit
 
 /// Who the gateway is to the App Store Server API: the team's in-app purchase key (`.p8`), its key id, the
 /// issuer id and the app's bundle id. Its description names the key, never shows it.
@@ -27,4 +29,21 @@ package struct ServerAPICredentials: Sendable, CustomStringConvertible {
     }
 
     package var description: String { "in-app purchase key \(keyId) of issuer \(issuerId) for \(bundleId)" }
+
+    /// `claims` as an ES256 JWT under this key (header `kid`, `typ: JWT`), signed by jwt-kit, the project's one JWT
+    /// library: the Server API's tokens and the app's signed offers. Fails only for a key that cannot sign, which
+    /// ``init(issuerId:keyId:bundleId:keyPEM:)`` found out when the config was loaded.
+    func signed(_ claims: some JWTPayload) throws(ServerAPIFailure) -> String {
+        let key = key
+        let kid = JWKIdentifier(string: keyId)
+        do {
+            return try AsyncBridge.wait { () async throws in
+                let keys = JWTKeyCollection()
+                await keys.add(ecdsa: try ES256PrivateKey(backing: key), kid: kid)
+                return try await keys.sign(claims, kid: kid, header: ["typ": "JWT"])
+            }
+        } catch {
+            throw .misconfigured("the in-app purchase key cannot sign: \(error)")
+        }
+    }
 }

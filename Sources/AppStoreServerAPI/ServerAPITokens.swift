@@ -39,17 +39,7 @@ final class ServerAPITokens: Sendable {
             iss: IssuerClaim(value: credentials.issuerId), iat: IssuedAtClaim(value: issued),
             exp: ExpirationClaim(value: issued.addingTimeInterval(lifetime)), aud: AudienceClaim(value: [audience]),
             bid: credentials.bundleId)
-        let key = credentials.key
-        let kid = JWKIdentifier(string: credentials.keyId)
-        do {
-            return try AsyncBridge.wait { () async throws in
-                let keys = JWTKeyCollection()
-                await keys.add(ecdsa: try ES256PrivateKey(backing: key), kid: kid)
-                return try await keys.sign(claims, kid: kid, header: ["typ": "JWT"])
-            }
-        } catch {
-            throw .misconfigured("the in-app purchase key cannot sign: \(error)")
-        }
+        return try credentials.signed(claims)
     }
 
     /// Apple's claims. `aud` is a single string, as Apple's examples send it.

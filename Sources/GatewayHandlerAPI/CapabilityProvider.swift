@@ -5,6 +5,7 @@ package protocol CapabilityProvider: Sendable {
     func purchaseVerifier() throws -> PurchaseVerifier
     func notificationIntake() throws -> NotificationIntake
     func accountHoldings() throws -> AccountHoldings
+    func offerSignatures() throws -> OfferSignatures
     func supportDesk() throws -> SupportDesk
     func gatewayStatus() throws -> GatewayStatus
     func metricsText() throws -> MetricsText

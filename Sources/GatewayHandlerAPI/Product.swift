@@ -20,11 +20,15 @@ public struct Product: Sendable, Equatable {
     public let offersSample: Bool
     /// The product's id in a store whose id for it is not the catalog's (`store_ids`, by store: `google-play`).
     public let storeIds: [String: String]
+    /// The App Store subscription group of an auto-renewable subscription (`group`), whose members share an
+    /// introductory offer; the product's own id when the catalog gives none.
+    public let subscriptionGroup: String
 
     package init(
         id: String, kind: Kind, title: String, description: String, content: Content?, offersSample: Bool = false,
-        storeIds: [String: String] = [:]
+        storeIds: [String: String] = [:], subscriptionGroup: String? = nil
     ) {
+        self.subscriptionGroup = subscriptionGroup ?? id
         self.id = id
         self.kind = kind
         self.title = title

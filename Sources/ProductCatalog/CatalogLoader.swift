@@ -68,7 +68,8 @@ package enum CatalogLoader {
         guard let id, ProductId.isValid(id), let kind else { return nil }
         return Product(
             id: id, kind: kind, title: title, description: description, content: content,
-            offersSample: entry.bool("sample", default: false), storeIds: storeIds)
+            offersSample: entry.bool("sample", default: false), storeIds: storeIds,
+            subscriptionGroup: entry.string("group"))
     }
 
     /// The stores whose product ids the catalog may give (`store_ids`): Google Play's often differ from the

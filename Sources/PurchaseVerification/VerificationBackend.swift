@@ -51,6 +51,8 @@ package protocol VerificationBackend: Sendable {
     /// Starts the work this backend does beside requests in a serving gateway, on threads of its own (answering
     /// the store's requests for delivery evidence, telling it what it must hear); none by default.
     func startBackgroundWork(_ services: StoreServices) -> [any BackgroundWork]
+    /// What signs this store's subscription offers for the app (the offers route); none by default.
+    var offerSigning: (any OfferSigning)? { get }
 }
 
 extension VerificationBackend {
@@ -76,6 +78,7 @@ extension VerificationBackend {
         _ transaction: PurchaseTransaction, environment: String, to accountId: String, context: RequestContext
     ) {}
     package func startBackgroundWork(_ services: StoreServices) -> [any BackgroundWork] { [] }
+    package var offerSigning: (any OfferSigning)? { nil }
 }
 
 /// Work a backend runs beside requests, for as long as its load serves.

@@ -56,6 +56,15 @@ package final class VerificationServices: Sendable {
         self.tokens = tokens
     }
 
+    /// The offers desk under the `offers` section (`section`, problems reported there), signing with the first
+    /// store that signs offers; nil when none does.
+    package func offerDesk(_ section: ConfigReader) -> OfferDesk? {
+        guard let signer = stores.backends.lazy.compactMap(\.offerSigning).first else { return nil }
+        return OfferDesk(
+            accounts: accounts, ledger: ledger, catalog: catalog, rules: OfferRules(section: section, catalog: catalog),
+            signer: signer)
+    }
+
     /// The verification in front of content routes, delivering content as `deliveries` says.
     package func contentGrants(_ deliveries: ContentDeliveries) -> ContentGrants {
         ContentGrants(

@@ -96,6 +96,23 @@ struct LoadCapabilities: CapabilityProvider {
         return AccountHoldings { request, context in try holdings.entitlements(for: request, context: context) }
     }
 
+    func offerSignatures() throws -> OfferSignatures {
+        if !config.hasSection("accounts") {
+            config.warn(
+                "accounts",
+                "is not set, so a route that signs offers for an app account refuses every request with 401 "
+                    + "account_required; set accounts, or remove the route")
+        }
+        guard let desk = try services().offerDesk(config.scoped("offers")) else {
+            config.report(
+                "offers", "needs a store that signs offers: apple.server_api, whose in-app purchase key signs them")
+            throw ConfigProblems([])
+        }
+        return OfferSignatures { request, productId, context in
+            try desk.offers(for: request, productId: productId, context: context)
+        }
+    }
+
     func supportDesk() throws -> SupportDesk {
         let lookup = try services().lookup
         return SupportDesk { query, context in try lookup.lookUp(query, context: context) }

@@ -300,6 +300,32 @@ extension EndToEnd {
             }
         }
 
+        /// Offers are signed with the App Store Server API's in-app purchase key: a route without it is refused.
+        @Test func theOffersRouteNeedsAStoreThatSignsOffers() throws {
+            let folder = try SampleContent.makeFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = """
+                server:
+                  listen: 127.0.0.1:9000
+                routes:
+                  - { path: /v1/offers, handler: offers }
+                apple:
+                  bundle_ids: [com.example.app]
+                accounts:
+                  asserted_by: [web-server]
+                offers:
+                  promotional:
+                    - { id: winback, product: com.example.issue1, for: lapsed }
+                    - { id: later, product: \(SampleContent.monthlyId), for: sometimes }
+                catalog:
+                  file: catalog.yaml
+                """
+            let result = try checkConfig(config, in: folder)
+            #expect(result.status == 1)
+            #expect(
+                result.output.contains("offers: needs a store that signs offers: apple.server_api"), "\(result.output)")
+        }
+
         @Test func anUnreachablePostgreSQLIsNamedWithoutItsPassword() throws {
             let folder = try SampleContent.makeFolder()
             defer { try? FileManager.default.removeItem(at: folder) }

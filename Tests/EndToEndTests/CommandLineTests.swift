@@ -63,7 +63,8 @@ extension EndToEnd {
             #expect(lines.dropFirst().first == "handler modules:")
             let modules = [
                 "catalog CatalogHandler", "download DownloadHandler", "entitlements EntitlementsHandler",
-                "metrics MetricsHandler", "notifications NotificationsHandler", "restore-sync RestoreSyncHandler",
+                "metrics MetricsHandler", "notifications NotificationsHandler", "offers OffersHandler",
+                "restore-sync RestoreSyncHandler",
                 "status StatusHandler", "support SupportHandler", "verify VerifyHandler",
             ]
             let listed = modules.map { entry in

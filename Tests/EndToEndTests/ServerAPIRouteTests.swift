@@ -76,7 +76,12 @@ extension EndToEnd {
             #expect(verified.status == 200, "\(verified.text)")
             #expect(verified.json["environment"] as? String == "Sandbox")
             let paths = try gateway.appStore.apiCalls().compactMap { $0["path"] as? String }
-            #expect(paths == ["/inApps/v2/history/\(id)", "/sandbox/inApps/v2/history/\(id)"])
+            // The history's transactions carry no appTransactionId: the customer's is asked where Apple knew the id.
+            #expect(
+                paths == [
+                    "/inApps/v2/history/\(id)", "/sandbox/inApps/v2/history/\(id)",
+                    "/sandbox/inApps/v1/transactions/appTransactions/\(id)",
+                ])
         }
 
         @Test func appleLyingThrottlingOrDownIsAnsweredAndRecordsNothing() throws {

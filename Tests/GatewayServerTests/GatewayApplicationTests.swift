@@ -106,6 +106,7 @@ struct NoCapabilities: CapabilityProvider {
     func purchaseVerifier() throws -> PurchaseVerifier { throw Unavailable() }
     func notificationIntake() throws -> NotificationIntake { throw Unavailable() }
     func accountHoldings() throws -> AccountHoldings { throw Unavailable() }
+    func offerSignatures() throws -> OfferSignatures { throw Unavailable() }
     func supportDesk() throws -> SupportDesk { throw Unavailable() }
     func gatewayStatus() throws -> GatewayStatus { throw Unavailable() }
     func metricsText() throws -> MetricsText { throw Unavailable() }

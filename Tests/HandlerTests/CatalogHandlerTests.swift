@@ -43,8 +43,8 @@ struct LoadedGateway {
     @Test func theCompiledInRegistryHasTheShippedHandlers() {
         #expect(
             HandlerRegistry.compiledIn.names == [
-                "catalog", "download", "entitlements", "metrics", "notifications", "restore-sync", "status", "support",
-                "verify",
+                "catalog", "download", "entitlements", "metrics", "notifications", "offers", "restore-sync", "status",
+                "support", "verify",
             ])
     }
 
