@@ -36,6 +36,16 @@ extension EndToEnd {
             return answers
         }
 
+        /// Send Consumption Information's body, with the customers' consent and no sample offered.
+        static func answer(_ status: String, consumed: Int?, _ preference: String) -> NSDictionary {
+            var fields: [String: Any] = [
+                "customerConsented": true, "sampleContentProvided": false, "deliveryStatus": status,
+                "refundPreference": preference,
+            ]
+            if let consumed { fields["consumptionPercentage"] = consumed }
+            return fields as NSDictionary
+        }
+
         @Test func eachRequestIsAnsweredOnceWithWhatTheLedgerSaysWasDelivered() throws {
             let gateway = try Self.gateway(consented: true)
             defer { gateway.stop() }
@@ -65,19 +75,8 @@ extension EndToEnd {
                 try Notifications.post("CONSUMPTION_REQUEST", transaction: readJWS, uuid: uuid, to: gateway)
                     .json["status"] as? String == "duplicate")
             let answers = try Self.answers(gateway, count: 2)
-            #expect(
-                answers[read] as NSDictionary?
-                    == [
-                        "customerConsented": true, "sampleContentProvided": false, "deliveryStatus": "DELIVERED",
-                        "consumptionPercentage": 100_000, "refundPreference": "DECLINE",
-                    ] as NSDictionary)
-            #expect(
-                answers[unread] as NSDictionary?
-                    == [
-                        "customerConsented": true, "sampleContentProvided": false,
-                        "deliveryStatus": "UNDELIVERED_OTHER", "consumptionPercentage": 0,
-                        "refundPreference": "GRANT_FULL",
-                    ] as NSDictionary)
+            #expect(answers[read] as NSDictionary? == Self.answer("DELIVERED", consumed: 100_000, "DECLINE"))
+            #expect(answers[unread] as NSDictionary? == Self.answer("UNDELIVERED_OTHER", consumed: 0, "GRANT_FULL"))
             let puts = try gateway.appStore.apiCalls().filter { $0["method"] as? String == "PUT" }
             #expect(
                 puts.compactMap { $0["path"] as? String }.sorted() == [
@@ -164,25 +163,12 @@ extension EndToEnd {
                 #expect(try Notifications.post("CONSUMPTION_REQUEST", transaction: jws, to: gateway).status == 200)
             }
             let answers = try Self.answers(gateway, count: 3)
+            #expect(answers[read] as NSDictionary? == Self.answer("DELIVERED", consumed: 100_000, "DECLINE"))
             #expect(
-                answers[read] as NSDictionary?
-                    == [
-                        "customerConsented": true, "sampleContentProvided": false, "deliveryStatus": "DELIVERED",
-                        "consumptionPercentage": 100_000, "refundPreference": "DECLINE",
-                    ] as NSDictionary)
+                answers[failed] as NSDictionary? == Self.answer("UNDELIVERED_SERVER_OUTAGE", consumed: 0, "GRANT_FULL"))
             #expect(
-                answers[failed] as NSDictionary?
-                    == [
-                        "customerConsented": true, "sampleContentProvided": false,
-                        "deliveryStatus": "UNDELIVERED_SERVER_OUTAGE", "consumptionPercentage": 0,
-                        "refundPreference": "GRANT_FULL",
-                    ] as NSDictionary)
-            #expect(
-                answers[monthly] as NSDictionary?
-                    == [
-                        "customerConsented": true, "sampleContentProvided": false, "deliveryStatus": "DELIVERED",
-                        "refundPreference": "GRANT_PRORATED",
-                    ] as NSDictionary, "Apple's stand-in refuses a percentage for a subscription")
+                answers[monthly] as NSDictionary? == Self.answer("DELIVERED", consumed: nil, "GRANT_PRORATED"),
+                "Apple's stand-in refuses a percentage for a subscription")
             let story = try SupportLookup.lookUp(gateway, ["--transaction-id", failed])
             #expect(
                 story.output.contains(
