@@ -8,6 +8,8 @@ import GatewayHandlerAPI
 public struct OffersHandler: GatewayHandler {
     public static let name = "offers"
     public static let servesSubpaths = true
+    /// GET only: every answer signs afresh, which a HEAD would throw away.
+    public static let methods: [HTTPMethod] = [.get]
 
     private let offers: OfferSignatures
     private let routePath: String

@@ -21,14 +21,14 @@ public struct Product: Sendable, Equatable {
     /// The product's id in a store whose id for it is not the catalog's (`store_ids`, by store: `google-play`).
     public let storeIds: [String: String]
     /// The App Store subscription group of an auto-renewable subscription (`group`), whose members share an
-    /// introductory offer; the product's own id when the catalog gives none.
-    public let subscriptionGroup: String
+    /// introductory offer; nil when the catalog gives none (the product is then a group of its own).
+    public let subscriptionGroup: String?
 
     package init(
         id: String, kind: Kind, title: String, description: String, content: Content?, offersSample: Bool = false,
         storeIds: [String: String] = [:], subscriptionGroup: String? = nil
     ) {
-        self.subscriptionGroup = subscriptionGroup ?? id
+        self.subscriptionGroup = subscriptionGroup
         self.id = id
         self.kind = kind
         self.title = title

@@ -65,11 +65,15 @@ package enum CatalogLoader {
             }
         }
         let storeIds = storeIds(entry)
+        let group = entry.string("group")
+        if group != nil, kind != nil, kind != .autoRenewable {
+            entry.report("group", "only an auto-renewable subscription belongs to a subscription group")
+        }
         guard let id, ProductId.isValid(id), let kind else { return nil }
         return Product(
             id: id, kind: kind, title: title, description: description, content: content,
             offersSample: entry.bool("sample", default: false), storeIds: storeIds,
-            subscriptionGroup: entry.string("group"))
+            subscriptionGroup: group)
     }
 
     /// The stores whose product ids the catalog may give (`store_ids`): Google Play's often differ from the

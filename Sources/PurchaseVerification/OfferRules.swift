@@ -10,16 +10,17 @@ package struct OfferRules: Sendable {
         case neverSubscribed = "never-subscribed"
         /// Subscribed now.
         case subscribed
-        /// Subscribed once, not now: a win-back offer's audience.
+        /// Had a period the store did not take back, has none running and no renewal being collected: a win-back
+        /// offer's audience.
         case lapsed
 
-        /// Whether an account that `everSubscribed`, and is `active` now, is in this audience.
-        func admits(everSubscribed: Bool, active: Bool) -> Bool {
+        /// Whether an account with `history` in the product's group is in this audience.
+        func admits(_ history: SubscriptionHistory) -> Bool {
             switch self {
             case .everyone: true
-            case .neverSubscribed: !everSubscribed
-            case .subscribed: active
-            case .lapsed: everSubscribed && !active
+            case .neverSubscribed: !history.everSubscribed
+            case .subscribed: history.active
+            case .lapsed: history.hadPeriod && !history.active
             }
         }
     }
@@ -33,15 +34,28 @@ package struct OfferRules: Sendable {
 
     package let introductory: Bool
     package let promotional: [Promotional]
+    /// The environment whose purchases count (`Production`; `Sandbox` to try offers with sandbox purchases).
+    package let environment: String
 
     /// The `offers` section, checked against `catalog` (every offer's product an auto-renewable subscription).
     package init(section scope: ConfigReader, catalog: Catalog) {
         introductory = scope.bool("introductory", default: true)
+        environment = scope.string("environment", default: "Production")
+        var seen = Set<[String]>()
         promotional = scope.sequence("promotional").compactMap { entry in
             let id = entry.requiredString("id")
             let product = entry.requiredString("product")
-            let audience = entry.choice("for", default: Audience.everyone)
-            guard let id, let product else { return nil }
+            let audience: Audience? =
+                entry.string("for") == nil
+                ? {
+                    entry.report("for", "is required: everyone, never-subscribed, subscribed or lapsed"); return nil
+                }()
+                : entry.choice("for")
+            guard let id, let product, let audience else { return nil }
+            guard seen.insert([id, product]).inserted else {
+                entry.report("id", "\"\(id)\" is listed twice for \(product)")
+                return nil
+            }
             guard catalog.product(id: product)?.kind == .autoRenewable else {
                 entry.report("product", "\"\(product)\" is not an auto-renewable subscription of the catalog")
                 return nil

@@ -21,6 +21,7 @@ package final class VerificationServices: Sendable {
     private let ledger: any PurchaseLedger
     private let catalog: Catalog
     private let tokens: DownloadTokens?
+    private let familySharing: FamilySharing
     /// The stores' work beside requests, once a serving gateway started it.
     private let background = RunningWork()
 
@@ -43,6 +44,7 @@ package final class VerificationServices: Sendable {
         self.accounts = accounts
         self.notifications = notifications
         let familySharing = FamilySharing(section: config.scoped("family_sharing"))
+        self.familySharing = familySharing
         recorder = PurchaseRecorder(
             stores: stores, catalog: catalog, ledger: ledger, tokens: tokens, accounts: accounts,
             familySharing: familySharing, followUpsRecorded: { [background] in background.wake() })
@@ -62,7 +64,7 @@ package final class VerificationServices: Sendable {
         guard let signer = stores.backends.lazy.compactMap(\.offerSigning).first else { return nil }
         return OfferDesk(
             accounts: accounts, ledger: ledger, catalog: catalog, rules: OfferRules(section: section, catalog: catalog),
-            signer: signer)
+            familySharing: familySharing, signer: signer)
     }
 
     /// The verification in front of content routes, delivering content as `deliveries` says.

@@ -6,7 +6,9 @@ extension EndToEnd {
     /// Signed subscription offers for an asserted app account (`GET /v1/offers/{product}`), decided from the ledger
     /// and signed with the in-app purchase key: checked here with the key's public half, claims exact.
     @Suite struct Offers {
-        static func gateway(key: P256.Signing.PrivateKey) throws -> VerifyDeployment {
+        /// A gateway signing offers with `key`; the tests' purchases are Sandbox ones, which count with
+        /// `environment: Sandbox`.
+        static func gateway(key: P256.Signing.PrivateKey, environment: String = "Sandbox") throws -> VerifyDeployment {
             try VerifyDeployment(
                 apple: VerifyDeployment.trustingTestChain, delivery: "stream", serverAPIKey: key,
                 extra: """
@@ -15,6 +17,7 @@ extension EndToEnd {
                       secret: \(Accounts.secret)
                       restore_policy: keep
                     offers:
+                      environment: \(environment)
                       promotional:
                         - { id: winback50, product: \(SampleContent.monthlyId), for: lapsed }
                         - { id: loyal10, product: \(SampleContent.monthlyId), for: subscribed }
@@ -77,31 +80,30 @@ extension EndToEnd {
                 #expect(try Accounts.post("verify", [purchase], as: account, to: gateway).status == 200)
             }
 
-            // Never subscribed: the introductory offer, and the offer for newcomers.
+            // Never subscribed: the offer for newcomers; the introductory offer is left to Apple's own rule (per
+            // Apple Account), unsigned, as an allowance would let one Apple Account take it again elsewhere.
             let first = try Self.offers(newcomer, SampleContent.monthlyId, in: gateway)
             #expect(first.status == 200, "\(first.text)")
             #expect(first.header("Cache-Control") == "no-store")
             #expect(first.json["account_id"] as? String == newcomer)
             let introductory = try #require(first.json["introductory_offer"] as? [String: Any])
             #expect(introductory["eligible"] as? Bool == true)
-            let eligibility = try Self.offerClaims(
-                try #require(introductory["signature"] as? String), key: key.publicKey,
-                audience: "introductory-offer-eligibility")
-            #expect(
-                eligibility as NSDictionary
-                    == [
-                        "productId": SampleContent.monthlyId, "allowIntroductoryOffer": true, "transactionId": "790001",
-                    ])
+            #expect(introductory["signature"] is NSNull)
             #expect(Self.offerIds(first) == ["welcome"])
 
-            // Subscribed now: no introductory offer, the loyalty offer.
+            // Subscribed now: the introductory offer refused, signed, claims exact; the loyalty offer.
             let second = try Self.offers(subscriber, SampleContent.monthlyId, in: gateway)
             let notEligible = try #require(second.json["introductory_offer"] as? [String: Any])
             #expect(notEligible["eligible"] as? Bool == false)
             let refusal = try Self.offerClaims(
                 try #require(notEligible["signature"] as? String), key: key.publicKey,
                 audience: "introductory-offer-eligibility")
-            #expect(refusal["allowIntroductoryOffer"] as? Bool == false)
+            #expect(
+                refusal as NSDictionary
+                    == [
+                        "productId": SampleContent.monthlyId, "allowIntroductoryOffer": false,
+                        "transactionId": "790002",
+                    ])
             #expect(Self.offerIds(second) == ["loyal10"])
 
             // Lapsed: the win-back offer, its claims exact.
@@ -150,6 +152,43 @@ extension EndToEnd {
             }
             #expect(try eligible("com.example.yearly") == false)
             #expect(try eligible("com.example.weekly") == true)
+        }
+
+        /// From a reviewer: a subscription whose renewal Apple is still collecting (billing retry, grace period) is not
+        /// lapsed; one refunded at once never ran, so it is not lapsed either; Sandbox purchases do not count for
+        /// Production offers.
+        @Test func onlyARealLapseIsLapsed() throws {
+            let gateway = try Self.gateway(key: P256.Signing.PrivateKey())
+            defer { gateway.stop() }
+            let retrying = try SignedTransactions.signed(
+                SampleContent.monthlyId, "792001", type: "Auto-Renewable Subscription", expiresIn: -1)
+            #expect(try Accounts.post("verify", [retrying], as: "retrying", to: gateway).status == 200)
+            #expect(Self.offerIds(try Self.offers("retrying", SampleContent.monthlyId, in: gateway)) == ["winback50"])
+            let collecting = try Notifications.renewalInfo(
+                "792001",
+                more: [
+                    "isInBillingRetryPeriod": true,
+                    "gracePeriodExpiresDate": Date().addingTimeInterval(86_400).timeIntervalSince1970 * 1000,
+                ])
+            #expect(
+                try Notifications.post("DID_FAIL_TO_RENEW", transaction: retrying, renewal: collecting, to: gateway)
+                    .status == 200)
+            #expect(Self.offerIds(try Self.offers("retrying", SampleContent.monthlyId, in: gateway)) == ["loyal10"])
+
+            let refunded = try SignedTransactions.signed(
+                SampleContent.monthlyId, "792002", type: "Auto-Renewable Subscription", expiresIn: 20, revoked: true)
+            #expect(try Accounts.post("verify", [refunded], as: "refunded", to: gateway).status == 200)
+            let afterRefund = try Self.offers("refunded", SampleContent.monthlyId, in: gateway)
+            #expect(Self.offerIds(afterRefund) == [])
+            #expect((afterRefund.json["introductory_offer"] as? [String: Any])?["eligible"] as? Bool == false)
+
+            let production = try Self.gateway(key: P256.Signing.PrivateKey(), environment: "Production")
+            defer { production.stop() }
+            let sandbox = try SignedTransactions.signed(
+                SampleContent.monthlyId, "792003", type: "Auto-Renewable Subscription", expiresIn: -1)
+            #expect(try Accounts.post("verify", [sandbox], as: "tester", to: production).status == 200)
+            let tester = try Self.offers("tester", SampleContent.monthlyId, in: production)
+            #expect(Self.offerIds(tester) == ["welcome"], "a sandbox lapse is no Production lapse")
         }
 
         @Test func offersNeedAnAccountAndASubscriptionOfTheCatalog() throws {

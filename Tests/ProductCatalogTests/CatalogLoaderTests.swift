@@ -105,6 +105,25 @@ import Testing
         #expect(products[1]["store_ids"] == nil)
     }
 
+    /// A subscription group belongs to auto-renewable subscriptions only; without one, a product has none.
+    @Test func onlyAnAutoRenewableSubscriptionHasASubscriptionGroup() throws {
+        let folder = try folder()
+        let catalog = try load(
+            "products:\n  - { id: a.monthly, type: auto-renewable, group: premium }\n"
+                + "  - { id: a.weekly, type: auto-renewable }\n",
+            in: folder)
+        #expect(catalog.product(id: "a.monthly")?.subscriptionGroup == "premium")
+        #expect(catalog.product(id: "a.weekly")?.subscriptionGroup == nil)
+        do {
+            _ = try load("products:\n  - { id: a.book, type: non-consumable, group: premium }\n", in: folder)
+            Issue.record("must fail")
+        } catch {
+            #expect(
+                error.problems.map(\.message) == ["only an auto-renewable subscription belongs to a subscription group"]
+            )
+        }
+    }
+
     @Test func aStoreIdThatNamesTwoProductsIsAProblem() throws {
         let folder = try folder()
         do {
