@@ -105,7 +105,7 @@ openssl pkey -in "$run/google-key.pem" -pubout -out "$run/google-key.pub.pem"
     "$google_email" "$(awk '{printf "%s\\n", $0}' "$run/google-key.pem")" >"$run/google-service-account.json")
 nohup "$bin_dir/storegate-appstore-sim" --listen "127.0.0.1:$sim_port" --fixtures "$here/appstore-sim/receipts.yaml" \
     --api-public-key "$run/api-key.pub.pem" --api-issuer quickstart-issuer --api-key-id QUICKSTART1 \
-    --api-bundle-id com.example.magazine --signing-key "$test_chain/testLeaf.key" \
+    --api-bundle-id com.example.magazine --api-app-apple-id 1234567890 --signing-key "$test_chain/testLeaf.key" \
     --signing-chain "$test_chain/testLeaf.pem,$test_chain/testIntermediate.pem,$test_chain/testCA.pem" \
     --google-public-key "$run/google-key.pub.pem" --google-client-email "$google_email" \
     >"$run/appstore-sim.log" 2>&1 &

@@ -19,7 +19,9 @@ struct AppTransactionFacts {
             throw .badRequest("The app transaction is of another environment than the purchases.")
         }
         if environment == "Production", let appAppleId = settings.appAppleId, payload.appAppleId != Int64(appAppleId) {
-            throw .bundleMismatch
+            throw GatewayError(
+                GatewayError.bundleMismatch.code, status: GatewayError.bundleMismatch.status,
+                message: "The app transaction is of another app: its app Apple ID is not apple.app_apple_id.")
         }
         guard let id = fields["appTransactionId"]?.text, !id.isEmpty else {
             throw .badRequest("The app transaction carries no appTransactionId (Apple signs one since iOS 18.4).")

@@ -152,8 +152,10 @@ struct ServerAPIBackend: VerificationBackend {
                 signed.payload, environment: purchases.environment, bundleId: purchases.bundleId, settings: settings
             ).appTransactionId
         } catch {
+            // In words for the operator: a gateway error's sentence, or what went wrong with Apple.
+            let reason = (error as? GatewayError)?.message ?? "\(error)"
             context.logger.warning(
-                "the customer's app transaction could not be read", metadata: ["reason": "\(error)"])
+                "the customer's app transaction could not be read", metadata: ["reason": "\(reason)"])
             return nil
         }
     }
