@@ -8,19 +8,13 @@ public struct Entitlement: Sendable, Equatable {
     public let originalTransactionId: String
     /// The end of the current subscription period; nil for purchases that do not expire.
     public let expiresDate: Date?
-    /// True when it comes from a family member's access through Family Sharing, a purchase apart from the
-    /// buyer's.
-    public let familyShared: Bool
     /// Set when tokens are configured and the product has content.
     public var downloadToken: DownloadToken? { issuedToken }
     /// Stored apart from its public getter: a `package(set)` stored property's key path casts to a writable one
     /// in a handler module (found by a fourth reviewer), a get-only computed property's does not.
     package var issuedToken: DownloadToken?
 
-    package init(
-        productId: String, store: String, originalTransactionId: String, expiresDate: Date?, familyShared: Bool = false
-    ) {
-        self.familyShared = familyShared
+    package init(productId: String, store: String, originalTransactionId: String, expiresDate: Date?) {
         self.productId = productId
         self.store = store
         self.originalTransactionId = originalTransactionId

@@ -43,7 +43,7 @@ package struct ContentGrants: ContentGate, CustomReflectable {
     {
         let credential = try stores.credential(contentRequest: request)
         let account = try accounts?.account(of: request)
-        let claimed: (originalTransactionId: String, environment: String, familyShared: Bool)?
+        let claimed: (originalTransactionId: String, environment: String)?
         if stores.backend(for: credential) != nil {
             var verified = try recorder.verify(credential, source: .download, context: context)
             if let account, let accounts { verified = try accounts.bind(verified, to: account, context: context) }
@@ -51,20 +51,20 @@ package struct ContentGrants: ContentGate, CustomReflectable {
             // get a line of their own (verify and restore-sync put them on their request line).
             context.logger.info("purchases verified", metadata: verified.logMetadata)
             claimed = verified.entitlements.first { $0.productId == productId }.map {
-                ($0.originalTransactionId, verified.environment, $0.familyShared)
+                ($0.originalTransactionId, verified.environment)
             }
         } else if case .downloadToken(let token) = credential {
             guard let claims = tokens?.verify(token) else { throw GatewayError.tokenInvalid }
             claimed =
                 claims.productId == productId
-                ? (claims.originalTransactionId, claims.environment, claims.familyShared) : nil
+                ? (claims.originalTransactionId, claims.environment) : nil
         } else {
             throw GatewayError.badRequest("This server cannot verify that kind of purchase.")
         }
         guard let claimed,
             let grant = try ledgerGrant(
                 productId, originalTransactionId: claimed.originalTransactionId, environment: claimed.environment,
-                familyShared: claimed.familyShared, context: context)
+                context: context)
         else { throw GatewayError.notEntitled }
         return grant
     }
@@ -118,11 +118,9 @@ package struct ContentGrants: ContentGate, CustomReflectable {
     }
 
     /// The grant the ledger supports for `productId` through `originalTransactionId`: a purchase of it, not
-    /// cancelled, and for subscriptions a period that has not ended; a family member's access only through
-    /// their own (revoking it leaves the buyer's, which may share its original transaction, untouched).
+    /// cancelled, and for subscriptions a period that has not ended.
     private func ledgerGrant(
-        _ productId: String, originalTransactionId: String, environment: String, familyShared: Bool,
-        context: RequestContext
+        _ productId: String, originalTransactionId: String, environment: String, context: RequestContext
     ) throws(GatewayError) -> ContentGrant? {
         let purchases: [StoredPurchase]
         do {
@@ -133,8 +131,7 @@ package struct ContentGrants: ContentGate, CustomReflectable {
         let now = Date()
         guard
             let current = purchases.first(where: {
-                $0.productId == productId && $0.purchaseKey.isFamilyShared == familyShared
-                    && $0.cancellationDate == nil && ($0.expiresDate ?? .distantFuture) > now
+                $0.productId == productId && $0.cancellationDate == nil && ($0.expiresDate ?? .distantFuture) > now
             })
         else { return nil }
         return ContentGrant(

@@ -2,8 +2,7 @@ import Foundation
 import GatewayHandlerAPI
 
 /// Short-lived download tokens (docs/ARCHITECTURE.md 8): `base64url(claims) "." base64url(HMAC-SHA256(secret, claims))`
-/// over product id, original transaction, environment, expiry and whether the purchase is a family member's access
-/// (version 2) or the buyer's own (version 1). Checked in constant time against the
+/// over product id, original transaction, environment and expiry. Checked in constant time against the
 /// current secret and any previous ones (rotation), so every gateway sharing `tokens.secret` accepts them.
 package struct DownloadTokens: Sendable {
     /// What a token proves.
@@ -12,8 +11,6 @@ package struct DownloadTokens: Sendable {
         package let originalTransactionId: String
         package let environment: String
         package let expires: Date
-        /// Through a family member's access (Family Sharing), kept apart in the ledger from the buyer's purchase.
-        package let familyShared: Bool
     }
 
     private let seal: HMACSeal
@@ -24,16 +21,12 @@ package struct DownloadTokens: Sendable {
         self.ttl = ttl
     }
 
-    /// A token for `productId` through `originalTransactionId` (a family member's access when `familyShared`),
-    /// valid for `ttl` from `now`.
-    package func issue(
-        productId: String, originalTransactionId: String, environment: String, familyShared: Bool = false,
-        now: Date = Date()
-    ) -> DownloadToken {
+    /// A token for `productId` through `originalTransactionId`, valid for `ttl` from `now`.
+    package func issue(productId: String, originalTransactionId: String, environment: String, now: Date = Date())
+        -> DownloadToken
+    {
         let expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + ttl).rounded(.down))
-        let version = familyShared ? "2" : "1"
-        let claims =
-            "\(version)|\(Int64(expires.timeIntervalSince1970))|\(environment)|\(originalTransactionId)|\(productId)"
+        let claims = "1|\(Int64(expires.timeIntervalSince1970))|\(environment)|\(originalTransactionId)|\(productId)"
         return DownloadToken(token: seal.seal(claims), expires: expires)
     }
 
@@ -41,17 +34,14 @@ package struct DownloadTokens: Sendable {
     package func verify(_ token: String, now: Date = Date()) -> Claims? {
         guard let claims = seal.open(token) else { return nil }
         let fields = claims.split(separator: "|", maxSplits: 4)
-        guard fields.count == 5, fields[0] == "1" || fields[0] == "2", let seconds = Int64(fields[1]) else {
-            return nil
-        }
+        guard fields.count == 5, fields[0] == "1", let seconds = Int64(fields[1]) else { return nil }
         let expires = Date(timeIntervalSince1970: TimeInterval(seconds))
         guard expires > now else { return nil }
         return Claims(
             productId: String(fields[4]),
             originalTransactionId: String(fields[3]),
             environment: String(fields[2]),
-            expires: expires,
-            familyShared: fields[0] == "2"
+            expires: expires
         )
     }
 }

@@ -19,7 +19,6 @@ extension Entitlement {
     mutating func issueToken(_ tokens: DownloadTokens, catalog: Catalog, environment: String, now: Date = Date()) {
         guard catalog.product(id: productId)?.content != nil else { return }
         issuedToken = tokens.issue(
-            productId: productId, originalTransactionId: originalTransactionId, environment: environment,
-            familyShared: familyShared, now: now)
+            productId: productId, originalTransactionId: originalTransactionId, environment: environment, now: now)
     }
 }

@@ -20,7 +20,7 @@ package enum EntitlementRules {
             let candidate = Entitlement(
                 productId: product.id, store: PurchaseOrigin.store(of: transaction.originalTransactionId),
                 originalTransactionId: transaction.originalTransactionId,
-                expiresDate: transaction.expiresDate, familyShared: transaction.familyShared
+                expiresDate: transaction.expiresDate
             )
             switch product.kind {
             case .consumable:
