@@ -8,6 +8,8 @@ package struct LedgerNotification: Sendable {
     package let subtype: String?
     /// True for REFUND_REVERSED: the reported purchases are entitled again, so their cancellation is cleared.
     package let reinstates: Bool
+    /// True when the store says the subscription it reports has expired (its `purchase.expired` event).
+    package let expires: Bool
     /// The transactions it reports (none for a TEST notification).
     package let batch: LedgerBatch
     /// The question it asks, recorded with it (CONSUMPTION_REQUEST).
@@ -16,9 +18,10 @@ package struct LedgerNotification: Sendable {
     package let renewal: SubscriptionRenewal?
 
     package init(
-        uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, batch: LedgerBatch,
-        consumptionRequest: ConsumptionRequest? = nil, renewal: SubscriptionRenewal? = nil
+        uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, expires: Bool = false,
+        batch: LedgerBatch, consumptionRequest: ConsumptionRequest? = nil, renewal: SubscriptionRenewal? = nil
     ) {
+        self.expires = expires
         self.renewal = renewal
         self.uuid = uuid
         self.environment = environment
@@ -33,8 +36,17 @@ package struct LedgerNotification: Sendable {
     func row(receivedMilliseconds: Int64) -> [String?] {
         [
             uuid, environment, type, subtype, String(receivedMilliseconds), batch.requestId,
-            consumptionRequest?.originalTransactionId ?? batch.transactions.first?.originalTransactionId,
+            consumptionRequest?.originalTransactionId ?? batch.transactions.first?.originalTransactionId, nil,
         ]
+    }
+
+    /// The statement marking it as the end of its subscription, run after its transactions are recorded, so the
+    /// `purchase.expired` event it writes follows theirs.
+    func expiry(placeholder: (Int) -> String) -> (sql: String, arguments: [String])? {
+        guard expires else { return nil }
+        return (
+            "UPDATE notifications SET expired_ms = received_ms WHERE notification_uuid = \(placeholder(1))", [uuid]
+        )
     }
 
     /// The statement recording its consumption request, if it asks one.

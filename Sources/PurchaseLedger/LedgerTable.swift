@@ -12,6 +12,9 @@ package enum LedgerTable: String, Sendable, CaseIterable {
     case storeHandles = "store_handles"
     case deliveryFailures = "delivery_failures"
     case subscriptionRenewals = "subscription_renewals"
+    case events
+    case eventEndpoints = "event_endpoints"
+    case eventDeliveries = "event_deliveries"
 
     /// Every column, primary key first.
     var columns: [String] {
@@ -39,7 +42,7 @@ package enum LedgerTable: String, Sendable, CaseIterable {
         case .notifications:
             return [
                 "notification_uuid", "environment", "notification_type", "subtype", "received_ms", "request_id",
-                "original_transaction_id",
+                "original_transaction_id", "expired_ms",
             ]
         case .consumptionRequests:
             return [
@@ -84,13 +87,25 @@ package enum LedgerTable: String, Sendable, CaseIterable {
                 "auto_renews", "expiration_intent", "in_billing_retry", "grace_period_expires_ms",
                 "price_increase_consented", "request_id",
             ]
+        case .events:
+            return [
+                "seq", "event_id", "type", "at_ms", "environment", "original_transaction_id", "product_id",
+                "account_id", "facts",
+            ]
+        case .eventEndpoints:
+            return ["name", "types", "environments", "active", "configured_ms"]
+        case .eventDeliveries:
+            return [
+                "endpoint", "seq", "environment", "original_transaction_id", "state", "attempts", "next_attempt_ms",
+                "claimed_until_ms", "settled_ms", "outcome",
+            ]
         }
     }
 
     /// How many leading columns form the primary key.
     private var keyLength: Int {
         switch self {
-        case .purchases, .transactions, .storeHandles: 2
+        case .purchases, .transactions, .storeHandles, .eventDeliveries: 2
         case .accountBindings, .restores, .subscriptionRenewals: 3
         default: 1
         }
@@ -105,7 +120,9 @@ package enum LedgerTable: String, Sendable, CaseIterable {
         let bound = (1...keyLength).map(placeholder).joined(separator: ", ")
         let selected = columns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
         let filter = afterKey ? " WHERE (\(key)) > (\(bound))" : ""
-        return "SELECT \(selected) FROM \(rawValue)\(filter) ORDER BY \(key) LIMIT \(limit)"
+        // Qualified: PostgreSQL would order by a selected column of the same name, the key as text (10 before 2).
+        let order = columns.prefix(keyLength).map { "\(rawValue).\($0)" }.joined(separator: ", ")
+        return "SELECT \(selected) FROM \(rawValue)\(filter) ORDER BY \(order) LIMIT \(limit)"
     }
 
     /// Inserts one row unless its key is already there.

@@ -55,6 +55,7 @@ extension PostgresLedger {
         (14, DeliveryFailureTable.schema(integer: "BIGINT")),
         (15, SubscriptionRenewalTable.schema(integer: "BIGINT")),
         (16, PurchaseHistoryQueries.appTransactions),
+        (17, EventTable.schema(.postgres)),
     ]
 
     static func migrate(_ connection: PostgresConnection) throws(LedgerError) {

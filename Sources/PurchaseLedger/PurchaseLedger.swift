@@ -10,7 +10,7 @@ import struct Foundation.TimeInterval
 /// - When `record` returns, the rows survive a crash of the process (kill -9).
 /// - It is safe to call from many threads and processes at once; concurrent batches for the same purchases
 ///   still give one row per key and consistent recorded/known counts.
-package protocol PurchaseLedger: Sendable {
+package protocol PurchaseLedger: EventOutbox {
     /// Records `batch` in one transaction and tells how many of its purchases were new.
     func record(_ batch: LedgerBatch) throws(LedgerError) -> RecordOutcome
 

@@ -16,11 +16,15 @@ extension SQLiteLedger: LedgerRowStore {
         let sql = table.insertStatement { _ in "?" }
         return try guarded {
             try pool.write { db in
+                // Copied rows are history: their changes wrote their events in the source already.
+                try db.execute(sql: "INSERT INTO ledger_quiet (reason) VALUES ('ledger copy')")
                 let statement = try db.cachedStatement(sql: sql)
-                return try rows.reduce(0) { added, row in
+                let added = try rows.reduce(0) { added, row in
                     try statement.execute(arguments: StatementArguments(row))
                     return added + db.changesCount
                 }
+                try db.execute(sql: "DELETE FROM ledger_quiet")
+                return added
             }
         }
     }

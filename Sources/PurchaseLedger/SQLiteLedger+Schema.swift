@@ -117,6 +117,9 @@ extension SQLiteLedger {
         migrator.registerMigration("v16 app transactions") { db in
             try db.execute(sql: PurchaseHistoryQueries.appTransactions)
         }
+        migrator.registerMigration("v17 events") { db in
+            try db.execute(sql: EventTable.schema(.sqlite))
+        }
         return migrator
     }
 }

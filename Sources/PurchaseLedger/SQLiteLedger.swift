@@ -134,6 +134,10 @@ package final class SQLiteLedger: PurchaseLedger {
         var outcome = Result<RecordOutcome, LedgerError>.failure(.unavailable("not recorded"))
         do {
             try db.inSavepoint {
+                // Transactions first: a purchase's event reads its transaction's revocation.
+                for transaction in batch.transactions {
+                    try upsertTransaction(transaction, batch: batch, db: db)
+                }
                 var recorded = 0
                 let purchases = batch.purchases
                 for purchase in purchases {
@@ -142,9 +146,6 @@ package final class SQLiteLedger: PurchaseLedger {
                     } else {
                         try updatePurchase(purchase, batch: batch, db: db)
                     }
-                }
-                for transaction in batch.transactions {
-                    try upsertTransaction(transaction, batch: batch, db: db)
                 }
                 for followUp in batch.followUps {
                     try db.cachedStatement(sql: LedgerTable.storeFollowUps.insertStatement { _ in "?" })

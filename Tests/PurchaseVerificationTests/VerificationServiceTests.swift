@@ -367,4 +367,40 @@ private final class WriteCountingLedger: PurchaseLedger {
     func counts() throws(LedgerError) -> LedgerCounts { try base.counts() }
 
     func checkHealth() throws(LedgerError) { try base.checkHealth() }
+
+    func configureEventEndpoints(_ endpoints: [EventSubscription], at: Date) throws(LedgerError) {
+        try base.configureEventEndpoints(endpoints, at: at)
+    }
+
+    func claimEventDelivery(endpoint: String, now: Date, lease: TimeInterval) throws(LedgerError)
+        -> EventDeliveryClaim?
+    {
+        try base.claimEventDelivery(endpoint: endpoint, now: now, lease: lease)
+    }
+
+    func settleEventDelivery(_ claim: EventDeliveryClaim, as end: EventDeliveryEnd, outcome: String, at: Date)
+        throws(LedgerError)
+    {
+        try base.settleEventDelivery(claim, as: end, outcome: outcome, at: at)
+    }
+
+    func deferEventDelivery(_ claim: EventDeliveryClaim, until nextAttempt: Date, outcome: String)
+        throws(LedgerError)
+    {
+        try base.deferEventDelivery(claim, until: nextAttempt, outcome: outcome)
+    }
+
+    func eventBacklog() throws(LedgerError) -> [EventBacklog] { try base.eventBacklog() }
+
+    func events(since: Date, after: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        try base.events(since: since, after: after, limit: limit)
+    }
+
+    func events(environment: String, originalTransactionId: String) throws(LedgerError) -> [LedgerEvent] {
+        try base.events(environment: environment, originalTransactionId: originalTransactionId)
+    }
+
+    func replayEvents(since: Date, endpoint: String?, at: Date) throws(LedgerError) -> Int {
+        try base.replayEvents(since: since, endpoint: endpoint, at: at)
+    }
 }

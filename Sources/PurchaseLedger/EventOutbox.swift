@@ -1,0 +1,39 @@
+import struct Foundation.Date
+import struct Foundation.TimeInterval
+
+/// The ledger's outbox: the events its committed changes wrote (each in the change's own transaction, by the
+/// database's triggers), and their deliveries to the configured endpoints.
+///
+/// Contract (`EventConformanceTests`): a change writes its events exactly when it is committed; each event gets
+/// one delivery per endpoint configured then that takes it; of an endpoint's deliveries for one purchase, only the
+/// oldest pending one can be claimed; a claim holds for its lease against every other caller; `ledger copy`
+/// copies events and deliveries as they are, writing no event of its own.
+package protocol EventOutbox: Sendable {
+    /// Makes `endpoints` the ones that take events written from now on; others take none until named again.
+    func configureEventEndpoints(_ endpoints: [EventSubscription], at: Date) throws(LedgerError)
+
+    /// Claims endpoint `endpoint`'s oldest due delivery no live claim holds, for `lease`; nil when none is due.
+    func claimEventDelivery(endpoint: String, now: Date, lease: TimeInterval) throws(LedgerError)
+        -> EventDeliveryClaim?
+
+    /// Ends a pending delivery (`delivered` or `expired`) with `outcome`, counting the attempt.
+    func settleEventDelivery(_ claim: EventDeliveryClaim, as end: EventDeliveryEnd, outcome: String, at: Date)
+        throws(LedgerError)
+
+    /// Releases a claimed delivery for another attempt at `nextAttempt`, counting the attempt.
+    func deferEventDelivery(_ claim: EventDeliveryClaim, until nextAttempt: Date, outcome: String)
+        throws(LedgerError)
+
+    /// Each endpoint's pending and given-up deliveries.
+    func eventBacklog() throws(LedgerError) -> [EventBacklog]
+
+    /// Up to `limit` events written at or after `since`, after sequence number `after`, in order.
+    func events(since: Date, after: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent]
+
+    /// The events of one original transaction, in order.
+    func events(environment: String, originalTransactionId: String) throws(LedgerError) -> [LedgerEvent]
+
+    /// Sends again, from `at`, every event written at or after `since` to `endpoint` (every configured endpoint
+    /// when nil), including those written before it took them; returns how many deliveries it made pending.
+    func replayEvents(since: Date, endpoint: String?, at: Date) throws(LedgerError) -> Int
+}
