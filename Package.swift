@@ -189,6 +189,20 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Events to the app's own backends (the `events` section): the ledger's outbox delivered, signed.
+        .target(
+            name: "PurchaseEvents",
+            dependencies: [
+                "GatewayCore", "PurchaseLedger", "PurchaseVerification", "StoreHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         // Google Play purchases (the `google` section), checked with the Play Developer API.
         .target(
             name: "GooglePlay",
@@ -266,7 +280,7 @@ let package = Package(
             name: "StoreGateApp",
             dependencies: [
                 "GatewayServer", "GatewayText", "ConfigYAML", "FastCGIFront", "ProductCatalog", "PurchaseLedger",
-                "PurchaseVerification", "AppStoreReceipts", "GooglePlay",
+                "PurchaseVerification", "PurchaseEvents", "AppStoreReceipts", "GooglePlay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + handlerModules.map { .target(name: $0) },
             swiftSettings: strict,
@@ -329,6 +343,12 @@ let package = Package(
         .testTarget(
             name: "PurchaseLedgerTests",
             dependencies: ["PurchaseLedger", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+        .testTarget(
+            name: "PurchaseEventsTests",
+            dependencies: [
+                "PurchaseEvents", "PurchaseLedger", "ConfigYAML", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict),
         // Compiles attacking handler modules against the built handler API, as a handler module is compiled, and
         // runs the registry's checks on them; passes only when each attack is refused.
         .testTarget(

@@ -22,7 +22,14 @@ public struct StatusHandler: GatewayHandler {
                 by_status: Dictionary(uniqueKeysWithValues: now.requestsByStatus.map { (String($0.key), $0.value) })
             ),
             ledger: now.ledgerHealthy.map { $0 ? "ok" : "error" },
-            upstream: .init(last_error: now.upstreamLastError)
+            upstream: .init(last_error: now.upstreamLastError),
+            events: now.eventEndpoints.map { endpoints in
+                endpoints.map {
+                    Report.Endpoint(
+                        endpoint: $0.endpoint, pending: $0.pending, oldest_pending_s: $0.oldestPendingSeconds,
+                        undeliverable: $0.undeliverable)
+                }
+            }
         )
         return .json(Array(try JSONCoding.encoder.encode(report)), headers: [("Cache-Control", "no-store")])
     }
@@ -47,6 +54,13 @@ public struct StatusHandler: GatewayHandler {
             }
         }
 
+        struct Endpoint: Encodable {
+            let endpoint: String
+            let pending: Int
+            let oldest_pending_s: Int
+            let undeliverable: Int
+        }
+
         let version: String
         let uptime_s: Int
         let workers: Workers
@@ -54,8 +68,10 @@ public struct StatusHandler: GatewayHandler {
         /// "ok" or "error"; null when no route of this deployment uses the ledger.
         let ledger: String?
         let upstream: Upstream
+        /// Each events endpoint's backlog; left out when no endpoint is configured.
+        let events: [Endpoint]?
 
-        enum CodingKeys: String, CodingKey { case version, uptime_s, workers, requests, ledger, upstream }
+        enum CodingKeys: String, CodingKey { case version, uptime_s, workers, requests, ledger, upstream, events }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -65,6 +81,7 @@ public struct StatusHandler: GatewayHandler {
             try container.encode(requests, forKey: .requests)
             try container.encode(ledger, forKey: .ledger)
             try container.encode(upstream, forKey: .upstream)
+            try container.encodeIfPresent(events, forKey: .events)
         }
     }
 }

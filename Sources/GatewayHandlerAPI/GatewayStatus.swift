@@ -30,11 +30,15 @@ public struct StatusReport: Sendable {
     public let ledgerHealthy: Bool?
     /// The stores' most recent failure to answer, with its time.
     public let upstreamLastError: String?
+    /// Each events endpoint's backlog; nil when no endpoint is configured, and for an endpoint whose ledger
+    /// could not be read.
+    public let eventEndpoints: [EventEndpointBacklog]?
 
     package init(
         version: String, uptimeSeconds: Int, workersTotal: Int, workersBusy: Int, requestsByStatus: [Int: Int],
-        ledgerHealthy: Bool?, upstreamLastError: String?
+        ledgerHealthy: Bool?, upstreamLastError: String?, eventEndpoints: [EventEndpointBacklog]? = nil
     ) {
+        self.eventEndpoints = eventEndpoints
         self.version = version
         self.uptimeSeconds = uptimeSeconds
         self.workersTotal = workersTotal

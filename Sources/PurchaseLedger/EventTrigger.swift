@@ -41,7 +41,8 @@ struct EventTrigger {
     /// by default the first account holding the purchase, if any.
     static func event(
         type: String, at: String, product: String, facts: [(String, String)], condition: String? = nil,
-        account: String? = nil, environment: String = "NEW.environment", original: String = "NEW.original_transaction_id",
+        account: String? = nil, environment: String = "NEW.environment",
+        original: String = "NEW.original_transaction_id",
         dialect: LedgerDialect
     ) -> String {
         let holder = """

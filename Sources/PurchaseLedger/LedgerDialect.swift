@@ -38,7 +38,8 @@ enum LedgerDialect {
 
     /// Whether `list` (`*`, or names between commas: `,a,b,`) holds `value`.
     func listHolds(_ list: String, _ value: String) -> String {
-        let position = self == .sqlite ? "instr(\(list), ',' || \(value) || ',')" : "strpos(\(list), ',' || \(value) || ',')"
+        let position =
+            self == .sqlite ? "instr(\(list), ',' || \(value) || ',')" : "strpos(\(list), ',' || \(value) || ',')"
         return "(\(list) = '*' OR \(position) > 0)"
     }
 }

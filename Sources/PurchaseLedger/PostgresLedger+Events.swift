@@ -27,8 +27,10 @@ extension PostgresLedger {
                 .compactMap(\.first)
             {
                 guard
-                    let attempts = try connection.execute(EventTable.claim { "$\($0)" }, [endpoint, sequence, at, until])
-                        .first?.first ?? nil,
+                    let attempts = try connection.execute(
+                        EventTable.claim { "$\($0)" }, [endpoint, sequence, at, until]
+                    )
+                    .first?.first ?? nil,
                     let event = try connection.execute(EventTable.event { "$\($0)" }, [sequence]).first
                         .flatMap(LedgerEvent.init(texts:))
                 else { continue }

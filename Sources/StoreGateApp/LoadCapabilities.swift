@@ -1,7 +1,9 @@
+import Foundation
 import CoreMetrics
 import GatewayHandlerAPI
 import GatewayServer
 import ProductCatalog
+import PurchaseEvents
 import PurchaseLedger
 import PurchaseVerification
 
@@ -21,6 +23,8 @@ struct LoadCapabilities: CapabilityProvider {
     static let tokensKey = SharedKey<DownloadTokens?>("tokens")
     static let servicesKey = SharedKey<VerificationServices>("verification services")
     static let contentKey = SharedKey<ContentGrants>("content grants")
+    /// The `events` section's endpoints; nil without one.
+    static let eventsKey = SharedKey<EventDispatch?>("events")
     /// Set once the stores checked what taking their notifications needs (once per load, however many routes).
     static let notificationChecksKey = SharedKey<Bool>("notification checks")
 
@@ -46,6 +50,14 @@ struct LoadCapabilities: CapabilityProvider {
         try inputs.store.value(for: Self.tokensKey) { DownloadTokens(section: config.scoped("tokens")) }
     }
 
+    /// The events the ledger writes go to the `events` section's endpoints, from every gateway sharing it.
+    private func events() throws -> EventDispatch? {
+        try inputs.store.value(for: Self.eventsKey) {
+            guard config.hasSection("events") else { return nil }
+            return EventDispatch(settings: EventSettings(section: config.scoped("events")), ledger: try ledger())
+        }
+    }
+
     /// Each part is built before any failure is thrown, so one load reports the problems of all of them.
     private func services() throws -> VerificationServices {
         try inputs.store.value(for: Self.servicesKey) {
@@ -58,6 +70,8 @@ struct LoadCapabilities: CapabilityProvider {
                     declare: { [metrics = runtime.metrics] codes in metrics.declare(codes) })
             }
             let loaded = (catalog: loadedCatalog, ledger: Result { try ledger() }, tokens: Result { try tokens() })
+            let events = Result { try self.events() }
+            _ = try events.get()
             return VerificationServices(
                 config: config, stores: try backends.get(), catalog: try loaded.catalog.get(),
                 ledger: try loaded.ledger.get(), tokens: try loaded.tokens.get(),
@@ -124,12 +138,20 @@ struct LoadCapabilities: CapabilityProvider {
         let (stats, store) = (inputs.runtime.stats, inputs.store)
         return GatewayStatus {
             let services = store.existing(for: Self.servicesKey)
+            let events = store.existing(for: Self.eventsKey).flatMap { $0 }.map { events in
+                ((try? events.backlog()) ?? []).map { row in
+                    EventEndpointBacklog(
+                        endpoint: row.endpoint, pending: row.pending,
+                        oldestPendingSeconds: row.oldestPending.map { max(0, Int(-$0.timeIntervalSinceNow)) } ?? 0,
+                        undeliverable: row.expired)
+                }
+            }
             return StatusReport(
                 version: StoreGateVersion.current,
                 uptimeSeconds: Int(stats.startedAt.duration(to: .now).components.seconds),
                 workersTotal: stats.workersTotal, workersBusy: stats.workersBusy,
                 requestsByStatus: stats.requestsByStatus, ledgerHealthy: services?.ledgerIsHealthy,
-                upstreamLastError: services?.stores.lastUpstreamError)
+                upstreamLastError: services?.stores.lastUpstreamError, eventEndpoints: events)
         }
     }
 

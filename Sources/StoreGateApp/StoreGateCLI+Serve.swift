@@ -4,6 +4,7 @@ import GatewayCore
 import GatewayServer
 import GatewayText
 import Logging
+import PurchaseEvents
 import PurchaseVerification
 
 extension StoreGateCLI {
@@ -51,7 +52,7 @@ extension StoreGateCLI {
                 reload(server, configFile: configFile, runtime: runtime)
             case SIGTERM, SIGINT:
                 logger.info("stopping: finishing requests in flight", metadata: ["signal": "\(received)"])
-                server.application.existing(LoadCapabilities.servicesKey)?.stopBackgroundWork()
+                stopBackgroundWork(of: server.application)
                 let grace = server.application.server.shutdownGrace
                 if server.stop(grace: grace) {
                     logger.info("stopped")
@@ -69,7 +70,7 @@ extension StoreGateCLI {
     private func reload(_ server: FastCGIServer, configFile: String, runtime: GatewayRuntime) {
         do {
             let application = try load(configFile, runtime: runtime)
-            server.application.existing(LoadCapabilities.servicesKey)?.stopBackgroundWork()
+            stopBackgroundWork(of: server.application)
             server.reload(application)
             startBackgroundWork(of: application, runtime: runtime)
             apply(application.log)
@@ -81,11 +82,19 @@ extension StoreGateCLI {
         }
     }
 
-    /// Starts the work `application`'s verification services do beside requests, if a route built them.
+    /// Starts the work `application`'s verification services do beside requests, if a route built them, and the
+    /// delivery of events to the configured endpoints.
     private func startBackgroundWork(of application: GatewayApplication, runtime: GatewayRuntime) {
         application.existing(LoadCapabilities.servicesKey)?.startBackgroundWork(
             logger: runtime.logger, metricsFactory: runtime.metrics.factory,
             nextRequestId: { [requestIds = runtime.requestIds] in requestIds.next() })
+        application.existing(LoadCapabilities.eventsKey)??.start(
+            logger: runtime.logger, metricsFactory: runtime.metrics.factory)
+    }
+
+    private func stopBackgroundWork(of application: GatewayApplication) {
+        application.existing(LoadCapabilities.servicesKey)?.stopBackgroundWork()
+        application.existing(LoadCapabilities.eventsKey)??.stop()
     }
 
     /// A serving process gathers its request lines (`log.flush_ms`); the level applies to every logger.

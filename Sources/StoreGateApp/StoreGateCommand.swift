@@ -12,7 +12,8 @@ struct StoreGateCommand: ParsableCommand {
             "With no arguments and GATEWAY_INTERFACE set, answers one CGI request (config from STOREGATE_CONFIG).",
         version: "storegate \(StoreGateVersion.current)",
         subcommands: [
-            Serve.self, CheckConfig.self, Lookup.self, Grant.self, Ledger.self, Notifications.self, Version.self,
+            Serve.self, CheckConfig.self, Lookup.self, Grant.self, Ledger.self, Notifications.self, Events.self,
+            Version.self,
         ]
     )
 
