@@ -41,7 +41,8 @@ extension SignedTransactionBackend {
         }
         return StoreNotification(
             uuid: uuid, environment: payload.environment, type: type, subtype: fields["subtype"]?.text,
-            reinstates: type == "REFUND_REVERSED", bundleId: bundleId, transactions: transactions,
+            reinstates: type == "REFUND_REVERSED", expires: ["EXPIRED", "GRACE_PERIOD_EXPIRED"].contains(type),
+            bundleId: bundleId, transactions: transactions,
             evidenceAsked: type == "CONSUMPTION_REQUEST"
                 ? EvidenceAsked(
                     store: AppStoreVerification.store,

@@ -55,7 +55,9 @@ extension GooglePlayBackend {
             if case .ended = reading, let token { [(GooglePlayIds.store, TokenDigest.hex(token.token))] } else { [] }
         return StoreNotification(
             uuid: uuid, environment: purchases?.environment ?? "Production", type: type, subtype: nil,
-            reinstates: false, bundleId: push.packageName, transactions: purchases?.transactions ?? [],
+            // Google's SubscriptionNotification type 13 is SUBSCRIPTION_EXPIRED.
+            reinstates: false, expires: type == "SUBSCRIPTION_13", bundleId: push.packageName,
+            transactions: purchases?.transactions ?? [],
             evidenceAsked: evidenceAsked, followUps: purchases?.followUps ?? [], handles: purchases?.handles ?? [],
             ended: ended, readFromStore: true)
     }

@@ -3,6 +3,7 @@ package enum EventType: String, Sendable, CaseIterable {
     case purchaseRecorded = "purchase.recorded"
     case purchaseRenewed = "purchase.renewed"
     case purchaseRevoked = "purchase.revoked"
+    case purchasePartiallyRevoked = "purchase.partially_revoked"
     case purchaseReinstated = "purchase.reinstated"
     case purchaseExpired = "purchase.expired"
     case bindingChanged = "account.binding_changed"

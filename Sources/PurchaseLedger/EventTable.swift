@@ -76,6 +76,27 @@ enum EventTable {
                 ]
             },
             EventTrigger(
+                name: "events_part_revoked_inserted", table: "transactions", operation: "INSERT",
+                condition: "NEW.revoked_quantity IS NOT NULL AND NEW.cancellation_date_ms IS NULL"
+            ) { dialect in [partlyRevoked(dialect)] },
+            EventTrigger(
+                name: "events_part_revoked", table: "transactions", operation: "UPDATE OF revoked_quantity",
+                condition: """
+                    coalesce(NEW.revoked_quantity, 0) <> coalesce(OLD.revoked_quantity, 0) \
+                    AND NEW.cancellation_date_ms IS NULL AND OLD.cancellation_date_ms IS NULL
+                    """
+            ) { dialect in
+                [
+                    partlyRevoked(dialect)
+                        + " WHERE coalesce(NEW.revoked_quantity, 0) > coalesce(OLD.revoked_quantity, 0)",
+                    // A reversal of the part refund (REFUND_REVERSED clears it).
+                    EventTrigger.event(
+                        type: "'purchase.reinstated'", at: "NEW.last_seen_ms", product: "NEW.product_id",
+                        facts: [("transaction_id", "NEW.transaction_id"), ("source", "NEW.source")],
+                        condition: "NEW.revoked_quantity IS NULL", dialect: dialect),
+                ]
+            },
+            EventTrigger(
                 name: "events_subscription_expired", table: "notifications", operation: "UPDATE OF expired_ms",
                 condition:
                     "OLD.expired_ms IS NULL AND NEW.expired_ms IS NOT NULL AND NEW.original_transaction_id IS NOT NULL"
@@ -160,6 +181,18 @@ enum EventTable {
                 ]
             },
         ]
+    }
+
+    /// The event of a transaction of which the store took back some items but not all (a prorated refund of a
+    /// consumable pack): the purchase stays.
+    private static func partlyRevoked(_ dialect: LedgerDialect) -> String {
+        EventTrigger.event(
+            type: "'purchase.partially_revoked'", at: "NEW.last_seen_ms", product: "NEW.product_id",
+            facts: [
+                ("transaction_id", "NEW.transaction_id"), ("revocation_date", dialect.iso("NEW.revocation_date_ms")),
+                ("reason", "NEW.revocation_type"), ("revocation_percentage", "NEW.revocation_percentage"),
+                ("quantity", "NEW.quantity"), ("revoked_quantity", "NEW.revoked_quantity"), ("source", "NEW.source"),
+            ], dialect: dialect)
     }
 
     /// The event of a purchase whose access the store or an operator ended before its time (a refund, a family

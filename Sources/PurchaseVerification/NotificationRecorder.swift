@@ -54,7 +54,7 @@ package struct NotificationRecorder: Sendable {
             ? evidenceRequest?.environment ?? notification.environment : notification.environment
         let record = LedgerNotification(
             uuid: notification.uuid, environment: environment, type: notification.type,
-            subtype: notification.subtype, reinstates: notification.reinstates,
+            subtype: notification.subtype, reinstates: notification.reinstates, expires: notification.expires,
             batch: LedgerBatch(
                 transactions: rows, source: .notification, requestId: context.requestId,
                 followUps: notification.followUps, handles: notification.handles),

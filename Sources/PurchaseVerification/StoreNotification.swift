@@ -11,6 +11,9 @@ package struct StoreNotification: Sendable {
     package let subtype: String?
     /// Whether it undoes an earlier refund (the App Store's REFUND_REVERSED).
     package let reinstates: Bool
+    /// Whether it says the subscription it reports has expired (the App Store's EXPIRED and GRACE_PERIOD_EXPIRED,
+    /// Google Play's SUBSCRIPTION_EXPIRED): its `purchase.expired` event.
+    package let expires: Bool
     /// The app the transactions belong to, when the notification carries any.
     package let bundleId: String?
     /// The transaction the notification is about: a refund arrives as its cancellation date, a renewal as
@@ -35,12 +38,14 @@ package struct StoreNotification: Sendable {
     package let renewal: SubscriptionRenewal?
 
     package init(
-        uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, bundleId: String?,
+        uuid: String, environment: String, type: String, subtype: String?, reinstates: Bool, expires: Bool = false,
+        bundleId: String?,
         transactions: [PurchaseTransaction], evidenceAsked: EvidenceAsked? = nil, followUps: [StoreFollowUp] = [],
         handles: [StoreHandle] = [], ended: [(store: String, handle: String)] = [], readFromStore: Bool = false,
         renewal: SubscriptionRenewal? = nil
     ) {
         self.renewal = renewal
+        self.expires = expires
         self.ended = ended
         self.readFromStore = readFromStore
         self.evidenceAsked = evidenceAsked

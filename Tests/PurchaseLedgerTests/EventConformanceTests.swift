@@ -98,6 +98,28 @@ import Testing
     }
 
     @Test(arguments: LedgerUnderTest.all)
+    func aPartRefundAndItsReversalWriteTheirEvents(_ subject: LedgerUnderTest) throws {
+        let (ledger, _) = try subject.open()
+        var pack = Sample.consumable("c-80")
+        pack.quantity = 4
+        _ = try ledger.record(Sample.batch([pack]))
+        pack.revocation = LedgerRevocation(
+            date: Date(timeIntervalSince1970: 1_764_385_865), type: "REFUND_PRORATED", percentageMilliunits: 50_000,
+            quantity: 2)
+        #expect(try ledger.recordNotification(Sample.notification("n-c80", type: "REFUND", [pack])))
+        pack.revocation = nil
+        _ = try ledger.record(Sample.batch([pack]))
+        #expect(try ledger.recordNotification(Sample.notification("n-c81", type: "REFUND_REVERSED", [pack])))
+        let events = try ledger.events(environment: "Production", originalTransactionId: "c-80")
+        #expect(events.map(\.type) == ["purchase.recorded", "purchase.partially_revoked", "purchase.reinstated"])
+        let facts = try Self.facts(events[1])
+        #expect(facts["revoked_quantity"] as? Int == 2)
+        #expect(facts["quantity"] as? Int == 4)
+        #expect(facts["revocation_percentage"] as? Int == 50_000)
+        #expect(facts["reason"] as? String == "REFUND_PRORATED")
+    }
+
+    @Test(arguments: LedgerUnderTest.all)
     func aChangeThatRollsBackWritesNoEvent(_ subject: LedgerUnderTest) throws {
         let (ledger, _) = try subject.open()
         try ledger.configureEventEndpoints([Self.everything], at: Date())
