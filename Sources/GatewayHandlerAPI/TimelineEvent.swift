@@ -18,6 +18,8 @@ public struct TimelineEvent: Sendable, Equatable {
         case renewal
         /// Something the store was told about the purchase (Google Play's acknowledgement, a consumption).
         case storeFollowUp = "store follow-up"
+        /// An event written for the app's backends, and how its delivery to each endpoint went.
+        case event
     }
 
     public let at: Date

@@ -33,6 +33,10 @@ package protocol EventOutbox: Sendable {
     /// The events of one original transaction, in order.
     func events(environment: String, originalTransactionId: String) throws(LedgerError) -> [LedgerEvent]
 
+    /// The deliveries of one original transaction's events, in order.
+    func eventDeliveries(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [StoredEventDelivery]
+
     /// Sends again, from `at`, every event written at or after `since` to `endpoint` (every configured endpoint
     /// when nil), including those written before it took them; returns how many deliveries it made pending.
     func replayEvents(since: Date, endpoint: String?, at: Date) throws(LedgerError) -> Int

@@ -85,6 +85,15 @@ extension EventTable {
         """
     }
 
+    /// The deliveries of the events of environment 1, original transaction 2, in order.
+    static func deliveriesByOriginal(_ p: (Int) -> String) -> String {
+        """
+        SELECT endpoint, CAST(seq AS TEXT), state, CAST(attempts AS TEXT), outcome FROM event_deliveries
+            WHERE environment = \(p(1)) AND original_transaction_id = \(p(2))
+            ORDER BY event_deliveries.seq, endpoint
+        """
+    }
+
     /// Gives each configured endpoint (endpoint 2, or all when NULL) a delivery, due at 3, of every event at or
     /// after 1 it takes and never had.
     static func replayMissing(_ dialect: LedgerDialect) -> String {

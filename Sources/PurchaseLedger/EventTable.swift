@@ -23,6 +23,7 @@ enum EventTable {
             CREATE INDEX event_deliveries_due ON event_deliveries (endpoint, state, seq);
             CREATE INDEX event_deliveries_by_purchase
                 ON event_deliveries (endpoint, environment, original_transaction_id, state, seq);
+            CREATE INDEX event_deliveries_by_original ON event_deliveries (environment, original_transaction_id);
             CREATE TABLE ledger_quiet (reason TEXT NOT NULL);
             ALTER TABLE notifications ADD COLUMN expired_ms \(integer);
             """

@@ -70,6 +70,13 @@ extension PostgresLedger {
             .compactMap(LedgerEvent.init(texts:))
     }
 
+    package func eventDeliveries(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [StoredEventDelivery]
+    {
+        try execute(EventTable.deliveriesByOriginal { "$\($0)" }, [environment, originalTransactionId])
+            .compactMap(StoredEventDelivery.init(texts:))
+    }
+
     package func replayEvents(since: Date, endpoint: String?, at: Date) throws(LedgerError) -> Int {
         let arguments = [LedgerTime.text(since), endpoint, LedgerTime.text(at)]
         return try pool.withConnection { connection throws(LedgerError) in

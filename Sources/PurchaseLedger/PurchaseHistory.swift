@@ -61,6 +61,9 @@ package struct PurchaseHistory: Sendable, Equatable {
     package let deliveryFailures: [DeliveryFailure]
     /// How it renews, as the store said it notification by notification (subscriptions).
     package let renewals: [SubscriptionRenewal]
+    /// The events its changes wrote, and their deliveries to the app's backends.
+    package let events: [LedgerEvent]
+    package let eventDeliveries: [StoredEventDelivery]
 }
 
 extension PurchaseLedger {
@@ -80,6 +83,8 @@ extension PurchaseLedger {
             restores: try restores(environment: environment, originalTransactionId: id),
             followUps: try followUps(environment: environment, originalTransactionId: id),
             deliveryFailures: try deliveryFailures(environment: environment, originalTransactionId: id),
-            renewals: try renewals(environment: environment, originalTransactionId: id))
+            renewals: try renewals(environment: environment, originalTransactionId: id),
+            events: try events(environment: environment, originalTransactionId: id),
+            eventDeliveries: try eventDeliveries(environment: environment, originalTransactionId: id))
     }
 }

@@ -70,6 +70,13 @@ extension SQLiteLedger {
             .compactMap(LedgerEvent.init(texts:))
     }
 
+    package func eventDeliveries(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [StoredEventDelivery]
+    {
+        try readTexts(EventTable.deliveriesByOriginal { "?\($0)" }, [environment, originalTransactionId])
+            .compactMap(StoredEventDelivery.init(texts:))
+    }
+
     package func replayEvents(since: Date, endpoint: String?, at: Date) throws(LedgerError) -> Int {
         let arguments: StatementArguments = [LedgerTime.milliseconds(since), endpoint, LedgerTime.milliseconds(at)]
         return try guarded {

@@ -106,6 +106,11 @@ extension PurchaseHistory {
         for event in bindingEvents {
             events.append(.init(at: event.at, kind: .account, detail: event.summary))
         }
+        for event in self.events {
+            let deliveries = eventDeliveries.filter { $0.sequence == event.sequence }.map(\.summary)
+            let told = deliveries.isEmpty ? "no endpoint takes it" : deliveries.joined(separator: "; ")
+            events.append(.init(at: event.at, kind: .event, detail: "\(event.type) \(event.id): \(told)"))
+        }
         // A transaction's refund told above tells its purchase's cancellation too.
         let told = Set(transactions.compactMap { $0.revocation?.date })
         for purchase in purchases where !purchase.purchaseKey.isFreeGrant {
@@ -114,6 +119,20 @@ extension PurchaseHistory {
             }
         }
         return events.sorted { ($0.at, $0.kind.rawValue) < ($1.at, $1.kind.rawValue) }
+    }
+}
+
+extension StoredEventDelivery {
+    /// How the delivery to its endpoint went, in words: `delivered to backend`.
+    fileprivate var summary: String {
+        let tries = "\(attempts) attempt\(attempts == 1 ? "" : "s")"
+        if state == "delivered" { return "delivered to \(endpoint)" }
+        if state == "expired" {
+            return "not delivered to \(endpoint) in time, after \(tries): \(outcome ?? ""); kept for a replay"
+        }
+        return attempts == 0
+            ? "to be delivered to \(endpoint)"
+            : "to be delivered to \(endpoint) again, \(tries) so far, the last: \(outcome ?? "")"
     }
 }
 

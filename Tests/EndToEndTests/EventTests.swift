@@ -71,6 +71,10 @@ extension EndToEnd {
             #expect(got[4].event["account_id"] as? String == "bob")
             #expect(data[4]["source"] as? String == "notification")
 
+            // Support sees each event on the purchase's timeline, with how its delivery went.
+            let lookup = try SupportLookup.lookUp(gateway, ["--transaction-id", original])
+            #expect(lookup.output.contains("purchase.revoked \(got[4].id): delivered to backend"), "\(lookup.output)")
+
             // Operators see the endpoint drained, and count what was delivered.
             var status: [String: Any] = [:]
             #expect(

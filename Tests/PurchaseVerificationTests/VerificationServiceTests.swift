@@ -400,6 +400,12 @@ private final class WriteCountingLedger: PurchaseLedger {
         try base.events(environment: environment, originalTransactionId: originalTransactionId)
     }
 
+    func eventDeliveries(environment: String, originalTransactionId: String) throws(LedgerError)
+        -> [StoredEventDelivery]
+    {
+        try base.eventDeliveries(environment: environment, originalTransactionId: originalTransactionId)
+    }
+
     func replayEvents(since: Date, endpoint: String?, at: Date) throws(LedgerError) -> Int {
         try base.replayEvents(since: since, endpoint: endpoint, at: at)
     }
