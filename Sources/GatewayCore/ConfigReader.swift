@@ -63,6 +63,17 @@ public struct ConfigReader: Sendable {
         return "STOREGATE_" + keyPath(key).uppercased().replacingOccurrences(of: ".", with: "_")
     }
 
+    /// The names the environment adds to the mapping at `key`, each by its variable for `leaf`:
+    /// `STOREGATE_EVENTS_ENDPOINTS_BACKEND_URL` names `backend` in `events.endpoints` (leaf `url`). Lower case, as
+    /// the variables are the keys in upper case.
+    package func environmentNames(in key: String, by leaf: String) -> [String] {
+        guard let prefix = environmentVariable(for: key).map({ $0 + "_" }) else { return [] }
+        let suffix = "_" + leaf.uppercased()
+        return environment.keys.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }
+            .map { String($0.dropFirst(prefix.count).dropLast(suffix.count)).lowercased() }
+            .filter { !$0.isEmpty }.sorted()
+    }
+
     /// A reader for the mapping at `key`.
     public func scoped(_ key: String) -> ConfigReader {
         let child = node?[key]

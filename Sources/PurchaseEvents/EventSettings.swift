@@ -22,6 +22,8 @@ package struct EventSettings: Sendable {
         case nil, .null?: break
         default: section.report("endpoints", "must map each endpoint's name to its url, secret and choices")
         }
+        // An endpoint the environment alone names (STOREGATE_EVENTS_ENDPOINTS_<NAME>_URL), as a container sets it.
+        names += section.environmentNames(in: "endpoints", by: "url").filter { !names.contains($0) }
         self.endpoints = names.compactMap { name in
             guard name.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "_" }), !name.isEmpty else {
                 endpoints.report(name, "is not a name: use lower-case letters, digits and _ (it names metrics)")

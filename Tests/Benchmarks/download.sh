@@ -4,7 +4,9 @@
 #      (target >= 0.95x static), and streamed by storegate itself (delivery: stream);
 #   2. token downloads per second of a 4 KiB file (X-Accel) versus /v1/catalog;
 #   3. storegate's peak RSS while streaming ten 100 MiB downloads at once.
-# Usage: Tests/Benchmarks/download.sh [SECONDS per run, default 10] [ROUNDS, default 3]
+# With EVENTS=1 each gateway also delivers its events (a content.delivered per download) to an endpoint (nginx
+# answering 204 on 127.0.0.1:18387).
+# Usage: [EVENTS=1] Tests/Benchmarks/download.sh [SECONDS per run, default 10] [ROUNDS, default 3]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 seconds="${1:-10}"
@@ -37,6 +39,7 @@ routes:
   - { path: /v1/catalog, handler: catalog }
   - { path: /v1/verify, handler: verify }
   - { path: /v1/download, handler: download }
+  - { path: /v1/metrics, handler: metrics }
 apple:
   bundle_ids: [com.example.magazine]
   production_url: http://127.0.0.1:18390/verifyReceipt
@@ -47,8 +50,13 @@ tokens: { secret: benchmark-token-secret-0123456789 }
 YAML
 "$bin/storegate-appstore-sim" --listen 127.0.0.1:18390 --fixtures "$run/receipts.yaml" >/dev/null &
 pids+=($!)
+events_env=()
+if [ "${EVENTS:-0}" = 1 ]; then
+    events_env=(STOREGATE_EVENTS_ENDPOINTS_BENCH_URL=http://127.0.0.1:18387/events
+        STOREGATE_EVENTS_ENDPOINTS_BENCH_SECRET=benchmark-events-secret-0123456789)
+fi
 for mode in x-accel stream; do
-    STOREGATE_SERVER_LISTEN="$run/$mode.sock" STOREGATE_CONTENT_DELIVERY=$mode STOREGATE_LEDGER_URL="sqlite:$mode.sqlite" \
+    env "${events_env[@]}" STOREGATE_SERVER_LISTEN="$run/$mode.sock" STOREGATE_CONTENT_DELIVERY=$mode STOREGATE_LEDGER_URL="sqlite:$mode.sqlite" \
         "$bin/storegate" serve --config "$run/storegate.yaml" 2>"$run/$mode.log" &
     pids+=($!)
     echo $! >"$run/$mode.pid"
@@ -69,6 +77,7 @@ http {
     location /_storegate_content/ { internal; alias $run/content/; } }
   server { listen 127.0.0.1:18386;
     location /v1/ { include /etc/nginx/fastcgi_params; fastcgi_pass stream; fastcgi_keep_conn on; fastcgi_buffering off; } }
+  server { listen 127.0.0.1:18387; location = /events { return 204; } }
 }
 CONF
 /usr/sbin/nginx -p "$run" -c "$run/nginx.conf" &
@@ -135,3 +144,7 @@ done
 wait "${curls[@]}" || true
 echo
 echo "stream gateway RSS: $((before / 1024)) MiB before, $((peak / 1024)) MiB peak during ten concurrent 100 MiB streams"
+if [ "${EVENTS:-0}" = 1 ]; then
+    echo "events of the X-Accel gateway (delivered, pending):"
+    curl -fs http://127.0.0.1:18385/v1/metrics | grep -E '^storegate_events_(total|pending)' || true
+fi

@@ -6,7 +6,8 @@
 #   3. /v1/verify, cold: a new receipt per request (an Apple call to the instant stand-in + a new ledger row),
 # each with CONNECTIONS connections, ROUNDS interleaved rounds, medians; ratios against the catalog. Then
 #   4. the catalog's p99 with 16 connections, alone and while 200 verifies wait on a 2-second Apple.
-# Usage: Tests/Benchmarks/verify.sh [SECONDS per run, default 10] [CONNECTIONS, default 64] [ROUNDS, default 3]
+# With EVENTS=1 each gateway also delivers its events to an endpoint (nginx answering 204 on 127.0.0.1:18087).
+# Usage: [EVENTS=1] Tests/Benchmarks/verify.sh [SECONDS per run, default 10] [CONNECTIONS, default 64] [ROUNDS, default 3]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 source "$top/Tests/Benchmarks/common.sh"
@@ -20,9 +21,14 @@ build_release
 pids+=($!)
 "$bin/storegate-appstore-sim" --listen 127.0.0.1:18091 --accept-any com.example.magazine.issue42 --delay-ms 2000 >/dev/null &
 pids+=($!)
+events_env=()
+if [ "${EVENTS:-0}" = 1 ]; then
+    events_env=(STOREGATE_EVENTS_ENDPOINTS_BENCH_URL=http://127.0.0.1:18087/events
+        STOREGATE_EVENTS_ENDPOINTS_BENCH_SECRET=benchmark-events-secret-0123456789)
+fi
 for name in fast slow; do
     sim_port=$([ $name = fast ] && echo 18090 || echo 18091)
-    STOREGATE_SERVER_LISTEN="$run/$name.sock" STOREGATE_SERVER_SOCKET_MODE=0666 STOREGATE_SERVER_SOCKET_GROUP="" \
+    env "${events_env[@]}" STOREGATE_SERVER_LISTEN="$run/$name.sock" STOREGATE_SERVER_SOCKET_MODE=0666 STOREGATE_SERVER_SOCKET_GROUP="" \
         STOREGATE_SERVER_WORKERS=320 STOREGATE_APPLE_MAX_CONNECTIONS=256 \
         STOREGATE_APPLE_PRODUCTION_URL="http://127.0.0.1:$sim_port/verifyReceipt" \
         STOREGATE_APPLE_SANDBOX_URL="http://127.0.0.1:$sim_port/sandbox/verifyReceipt" \
@@ -41,6 +47,7 @@ $(nginx_preamble)
     location /v1/ { include /etc/nginx/fastcgi_params; fastcgi_pass fast; fastcgi_keep_conn on; } }
   server { listen 127.0.0.1:18086;
     location /v1/ { include /etc/nginx/fastcgi_params; fastcgi_pass slow; fastcgi_keep_conn on; fastcgi_read_timeout 60s; } }
+  server { listen 127.0.0.1:18087; location = /events { return 204; } }
 }
 CONF
 /usr/sbin/nginx -p "$run" -c "$run/nginx.conf" &
@@ -76,3 +83,8 @@ printf '|%s|%s|%s|\n' "----------------------------------------------" "--------
 printf '| %-44s | %10.0f | %8.2f |\n' "alone" "$idle_rps" "$idle_p99"
 printf '| %-44s | %10.0f | %8.2f |\n' "while 200 verifies wait on a 2 s Apple" "$busy_rps" "$busy_p99"
 printf '| %-44s | %10.0f | %8.2f |\n' "(those verifies)" "$slow_rps" "$slow_p99"
+if [ "${EVENTS:-0}" = 1 ]; then
+    echo
+    echo "events of the fast gateway (delivered, pending):"
+    curl -fs http://127.0.0.1:18085/v1/metrics | grep -E '^storegate_events_(total|pending)' || true
+fi

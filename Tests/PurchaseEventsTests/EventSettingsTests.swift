@@ -47,6 +47,18 @@ import Testing
         #expect(settings.pause(after: 1, retryAfter: 120) == 120)
     }
 
+    @Test func anEndpointMayBeNamedByTheEnvironmentAlone() throws {
+        let (settings, problems) = try settings(
+            "events:\n  retry_hours: 1\n",
+            environment: [
+                "STOREGATE_EVENTS_ENDPOINTS_CRM_URL": "https://crm.example.com/events",
+                "STOREGATE_EVENTS_ENDPOINTS_CRM_SECRET": "a-secret-of-sixteen-or-more",
+            ])
+        #expect(problems.isEmpty)
+        #expect(settings.endpoints.map(\.name) == ["crm"])
+        #expect(settings.endpoints.first?.url == "https://crm.example.com/events")
+    }
+
     @Test func anEndpointThatCannotBeUsedIsRefusedInWords() throws {
         let (settings, problems) = try settings(
             """
