@@ -15,9 +15,11 @@ extension SQLiteLedger {
                 outcome = .failure(error)
                 return .rollback
             }
-            for statement in notification.reinstatements(placeholder: { _ in "?" }) + [
-                notification.expiry { _ in "?" }
-            ].compactMap({ $0 }) {
+            for statement in notification.reinstatements(placeholder: { _ in "?" })
+                + [
+                    notification.expiry { _ in "?" }
+                ].compactMap({ $0 })
+            {
                 try db.execute(sql: statement.sql, arguments: StatementArguments(statement.arguments))
             }
             for insert in [

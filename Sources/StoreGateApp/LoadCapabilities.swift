@@ -1,5 +1,5 @@
-import Foundation
 import CoreMetrics
+import Foundation
 import GatewayHandlerAPI
 import GatewayServer
 import ProductCatalog
