@@ -40,13 +40,11 @@ package struct LedgerNotification: Sendable {
         ]
     }
 
-    /// The statement marking it as the end of its subscription, run after its transactions are recorded, so the
-    /// `purchase.expired` event it writes follows theirs.
-    func expiry(placeholder: (Int) -> String) -> (sql: String, arguments: [String])? {
-        guard expires else { return nil }
-        return (
-            "UPDATE notifications SET expired_ms = received_ms WHERE notification_uuid = \(placeholder(1))", [uuid]
-        )
+    /// The statements run after its transactions are recorded: its reinstatements, then the mark of its
+    /// subscription's end (so the `purchase.expired` event it writes follows the events of its transactions).
+    func updates(placeholder: (Int) -> String) -> [(sql: String, arguments: [String])] {
+        let expiry = "UPDATE notifications SET expired_ms = received_ms WHERE notification_uuid = \(placeholder(1))"
+        return reinstatements(placeholder: placeholder) + (expires ? [(expiry, [uuid])] : [])
     }
 
     /// The statement recording its consumption request, if it asks one.
@@ -61,7 +59,7 @@ package struct LedgerNotification: Sendable {
 
     /// Statements clearing the cancellation of the reported purchases, and the cancellation and refund of the
     /// reported transactions (REFUND_REVERSED).
-    func reinstatements(placeholder: (Int) -> String) -> [(sql: String, arguments: [String])] {
+    private func reinstatements(placeholder: (Int) -> String) -> [(sql: String, arguments: [String])] {
         guard reinstates else { return [] }
         let (first, second) = (placeholder(1), placeholder(2))
         let purchases = batch.purchases.map { purchase in

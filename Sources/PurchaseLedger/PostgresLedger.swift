@@ -44,11 +44,7 @@ package final class PostgresLedger: PurchaseLedger {
                 let insert = LedgerTable.notifications.insertStatement { "$\($0)" } + " RETURNING 1"
                 guard !(try connection.execute(insert, row)).isEmpty else { return false }
                 for statement in statements { try connection.execute(statement.sql, statement.parameters) }
-                for statement in notification.reinstatements(placeholder: { "$\($0)" })
-                    + [
-                        notification.expiry { "$\($0)" }
-                    ].compactMap({ $0 })
-                {
+                for statement in notification.updates(placeholder: { "$\($0)" }) {
                     try connection.execute(statement.sql, statement.arguments)
                 }
                 for insert in [

@@ -15,11 +15,7 @@ extension SQLiteLedger {
                 outcome = .failure(error)
                 return .rollback
             }
-            for statement in notification.reinstatements(placeholder: { _ in "?" })
-                + [
-                    notification.expiry { _ in "?" }
-                ].compactMap({ $0 })
-            {
+            for statement in notification.updates(placeholder: { _ in "?" }) {
                 try db.execute(sql: statement.sql, arguments: StatementArguments(statement.arguments))
             }
             for insert in [
