@@ -6,15 +6,20 @@ import struct Foundation.TimeInterval
 ///
 /// Contract (`EventConformanceTests`): a change writes its events exactly when it is committed; each event gets
 /// one delivery per endpoint configured then that takes it; of an endpoint's deliveries for one purchase, only the
-/// oldest pending one can be claimed; a claim holds for its lease against every other caller; `ledger copy`
+/// oldest pending ones can be claimed, in order; a claim holds for its lease against every other caller; `ledger copy`
 /// copies events and deliveries as they are, writing no event of its own.
 package protocol EventOutbox: Sendable {
     /// Makes `endpoints` the ones that take events written from now on; others take none until named again.
     func configureEventEndpoints(_ endpoints: [EventSubscription], at: Date) throws(LedgerError)
 
-    /// Claims endpoint `endpoint`'s oldest due delivery no live claim holds, for `lease`; nil when none is due.
-    func claimEventDelivery(endpoint: String, now: Date, lease: TimeInterval) throws(LedgerError)
-        -> EventDeliveryClaim?
+    /// Claims up to `limit` of endpoint `endpoint`'s oldest due deliveries no live claim holds, for `lease`, in
+    /// order: of one purchase's pending deliveries, only its oldest ones, and only when none before them is held by
+    /// another claim or deferred. Of two callers (threads, processes, gateways), one claims each.
+    func claimEventDeliveries(endpoint: String, now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
+        -> [EventDeliveryClaim]
+
+    /// Gives back a claim not attempted (its purchase's earlier delivery failed): due again at once for anyone.
+    func releaseEventDelivery(_ claim: EventDeliveryClaim) throws(LedgerError)
 
     /// Ends a pending delivery (`delivered` or `expired`) with `outcome`, counting the attempt.
     func settleEventDelivery(_ claim: EventDeliveryClaim, as end: EventDeliveryEnd, outcome: String, at: Date)

@@ -17,16 +17,17 @@ extension EventTable {
         """
     }
 
-    /// Endpoint 1's deliveries due at 2 that no live claim holds and no earlier pending event of the same
-    /// purchase waits before, oldest first, at most 3.
+    /// Endpoint 1's deliveries due at 2 that no live claim holds, oldest first, at most 3, each only when every
+    /// earlier pending delivery of its purchase is due and unclaimed too: so one purchase's claimed deliveries are
+    /// the oldest of its pending ones, in order, and none waits behind one held elsewhere or deferred.
     static func due(_ p: (Int) -> String) -> String {
         """
         SELECT CAST(d.seq AS TEXT) FROM event_deliveries d
             WHERE d.endpoint = \(p(1)) AND d.state = 'pending' AND d.next_attempt_ms <= \(p(2))
             AND (d.claimed_until_ms IS NULL OR d.claimed_until_ms <= \(p(2)))
-            AND NOT EXISTS (SELECT 1 FROM event_deliveries e WHERE e.endpoint = d.endpoint
+            AND NOT EXISTS (SELECT 1 FROM event_deliveries e WHERE e.endpoint = d.endpoint AND e.state = 'pending'
                 AND e.environment = d.environment AND e.original_transaction_id = d.original_transaction_id
-                AND e.state = 'pending' AND e.seq < d.seq)
+                AND e.seq < d.seq AND (e.next_attempt_ms > \(p(2)) OR e.claimed_until_ms > \(p(2))))
             ORDER BY d.seq LIMIT \(p(3))
         """
     }
@@ -54,6 +55,14 @@ extension EventTable {
         """
     }
 
+    /// Gives back endpoint 1's claim of event 2, not attempted.
+    static func release(_ p: (Int) -> String) -> String {
+        """
+        UPDATE event_deliveries SET claimed_until_ms = NULL
+            WHERE endpoint = \(p(1)) AND seq = \(p(2)) AND state = 'pending'
+        """
+    }
+
     /// Releases endpoint 1's pending delivery of event 2 for an attempt at 3 with outcome 4, counting the attempt.
     static func deferral(_ p: (Int) -> String) -> String {
         """
@@ -63,11 +72,16 @@ extension EventTable {
         """
     }
 
-    /// Each endpoint's deliveries still pending and those given up: how many, and the oldest event's moment.
+    /// Each endpoint's deliveries still pending (how many, and the oldest one's moment) and given up (how many),
+    /// read from the partial indexes.
     static let backlog = """
-        SELECT d.endpoint, d.state, CAST(count(*) AS TEXT), CAST(min(e.at_ms) AS TEXT)
-            FROM event_deliveries d JOIN events e ON e.seq = d.seq
-            WHERE d.state IN ('pending', 'expired') GROUP BY d.endpoint, d.state ORDER BY d.endpoint, d.state
+        SELECT p.endpoint, 'pending', CAST(p.n AS TEXT), CAST((SELECT at_ms FROM events WHERE seq = p.first) AS TEXT)
+            FROM (SELECT endpoint, count(*) AS n, min(seq) AS first FROM event_deliveries WHERE state = 'pending'
+                GROUP BY endpoint) p
+        UNION ALL
+        SELECT endpoint, 'expired', CAST(count(*) AS TEXT), NULL FROM event_deliveries WHERE state = 'expired'
+            GROUP BY endpoint
+        ORDER BY 1, 2
         """
 
     /// Up to 3 events at or after 1, after sequence number 2, in order.
@@ -85,12 +99,14 @@ extension EventTable {
         """
     }
 
-    /// The deliveries of the events of environment 1, original transaction 2, in order.
+    /// The deliveries of the events of environment 1, original transaction 2, in order (through the events'
+    /// index: the deliveries have none by purchase but for pending ones).
     static func deliveriesByOriginal(_ p: (Int) -> String) -> String {
         """
-        SELECT endpoint, CAST(seq AS TEXT), state, CAST(attempts AS TEXT), outcome FROM event_deliveries
-            WHERE environment = \(p(1)) AND original_transaction_id = \(p(2))
-            ORDER BY event_deliveries.seq, endpoint
+        SELECT d.endpoint, CAST(d.seq AS TEXT), d.state, CAST(d.attempts AS TEXT), d.outcome
+            FROM events e JOIN event_deliveries d ON d.seq = e.seq
+            WHERE e.environment = \(p(1)) AND e.original_transaction_id = \(p(2))
+            ORDER BY d.seq, d.endpoint
         """
     }
 
@@ -99,9 +115,9 @@ extension EventTable {
     static func replayMissing(_ dialect: LedgerDialect) -> String {
         let p = dialect.placeholder
         return """
-            INSERT INTO event_deliveries (endpoint, seq, environment, original_transaction_id, state, attempts,
+            INSERT INTO event_deliveries (seq, endpoint, environment, original_transaction_id, state, attempts,
                 next_attempt_ms, outcome)
-            SELECT n.name, e.seq, e.environment, e.original_transaction_id, 'pending', 0, \(p(3)), 'replayed'
+            SELECT e.seq, n.name, e.environment, e.original_transaction_id, 'pending', 0, \(p(3)), 'replayed'
                 FROM events e JOIN event_endpoints n ON n.active = 1 AND \(dialect.listHolds("n.types", "e.type"))
                     AND \(dialect.listHolds("n.environments", "e.environment"))
                 WHERE e.at_ms >= \(p(1)) AND n.name = coalesce(\(p(2)), n.name)

@@ -1,29 +1,29 @@
 /// The outbox's SQL, written once for both stores (``LedgerDialect``): the `events` every committed change
 /// writes through its trigger, the `event_endpoints` the config names, and each endpoint's `event_deliveries`,
-/// claimed under a lease like the stores' follow-ups.
+/// claimed under a lease like the stores' follow-ups. Few indexes, as every download writes an event: the
+/// deliveries' are partial (pending ones, given-up ones), so delivered rows leave them.
 enum EventTable {
     /// Migration 17.
     static func schema(_ dialect: LedgerDialect) -> String {
         let integer = dialect.integer
         let tables = """
             CREATE TABLE events (
-                seq \(dialect == .sqlite ? "INTEGER" : "BIGSERIAL") PRIMARY KEY, event_id TEXT NOT NULL UNIQUE,
+                seq \(dialect == .sqlite ? "INTEGER" : "BIGSERIAL") PRIMARY KEY, event_id TEXT NOT NULL,
                 type TEXT NOT NULL, at_ms \(integer) NOT NULL, environment TEXT NOT NULL,
                 original_transaction_id TEXT NOT NULL, product_id TEXT, account_id TEXT, facts TEXT NOT NULL);
             CREATE INDEX events_by_original ON events (environment, original_transaction_id, seq);
-            CREATE INDEX events_by_time ON events (at_ms);
             CREATE TABLE event_endpoints (
                 name TEXT PRIMARY KEY, types TEXT NOT NULL, environments TEXT NOT NULL, active INTEGER NOT NULL,
                 configured_ms \(integer) NOT NULL);
             CREATE TABLE event_deliveries (
-                endpoint TEXT NOT NULL, seq \(integer) NOT NULL, environment TEXT NOT NULL,
+                seq \(integer) NOT NULL, endpoint TEXT NOT NULL, environment TEXT NOT NULL,
                 original_transaction_id TEXT NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL,
                 next_attempt_ms \(integer) NOT NULL, claimed_until_ms \(integer), settled_ms \(integer), outcome TEXT,
-                PRIMARY KEY (endpoint, seq));
-            CREATE INDEX event_deliveries_due ON event_deliveries (endpoint, state, seq);
-            CREATE INDEX event_deliveries_by_purchase
-                ON event_deliveries (endpoint, environment, original_transaction_id, state, seq);
-            CREATE INDEX event_deliveries_by_original ON event_deliveries (environment, original_transaction_id);
+                PRIMARY KEY (seq, endpoint));
+            CREATE INDEX event_deliveries_pending ON event_deliveries (endpoint, seq) WHERE state = 'pending';
+            CREATE INDEX event_deliveries_pending_by_purchase
+                ON event_deliveries (endpoint, environment, original_transaction_id, seq) WHERE state = 'pending';
+            CREATE INDEX event_deliveries_expired ON event_deliveries (endpoint) WHERE state = 'expired';
             CREATE TABLE ledger_quiet (reason TEXT NOT NULL);
             ALTER TABLE notifications ADD COLUMN expired_ms \(integer);
             """
@@ -173,9 +173,9 @@ enum EventTable {
             EventTrigger(name: "events_fan_out", table: "events", operation: "INSERT") { dialect in
                 [
                     """
-                    INSERT INTO event_deliveries (endpoint, seq, environment, original_transaction_id, state, attempts,
+                    INSERT INTO event_deliveries (seq, endpoint, environment, original_transaction_id, state, attempts,
                         next_attempt_ms)
-                    SELECT name, NEW.seq, NEW.environment, NEW.original_transaction_id, 'pending', 0, NEW.at_ms
+                    SELECT NEW.seq, name, NEW.environment, NEW.original_transaction_id, 'pending', 0, NEW.at_ms
                     FROM event_endpoints WHERE active = 1 AND \(dialect.listHolds("types", "NEW.type"))
                         AND \(dialect.listHolds("environments", "NEW.environment"))
                     """

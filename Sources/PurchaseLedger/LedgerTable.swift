@@ -96,7 +96,7 @@ package enum LedgerTable: String, Sendable, CaseIterable {
             return ["name", "types", "environments", "active", "configured_ms"]
         case .eventDeliveries:
             return [
-                "endpoint", "seq", "environment", "original_transaction_id", "state", "attempts", "next_attempt_ms",
+                "seq", "endpoint", "environment", "original_transaction_id", "state", "attempts", "next_attempt_ms",
                 "claimed_until_ms", "settled_ms", "outcome",
             ]
         }

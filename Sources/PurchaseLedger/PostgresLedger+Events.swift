@@ -17,27 +17,38 @@ extension PostgresLedger {
         }
     }
 
-    /// Each claim re-checks its row under PostgreSQL's row lock: of two gateways, one wins it.
-    package func claimEventDelivery(endpoint: String, now: Date, lease: TimeInterval) throws(LedgerError)
-        -> EventDeliveryClaim?
+    /// One transaction under the endpoint's advisory lock: gateways claim an endpoint's deliveries one after
+    /// the other, so no two split one purchase's run of deliveries between them.
+    package func claimEventDeliveries(endpoint: String, now: Date, lease: TimeInterval, limit: Int)
+        throws(LedgerError) -> [EventDeliveryClaim]
     {
         let (at, until) = (LedgerTime.text(now), LedgerTime.text(now + lease))
         return try pool.withConnection { connection throws(LedgerError) in
-            for case let sequence? in try connection.execute(EventTable.due { "$\($0)" }, [endpoint, at, "3"])
-                .compactMap(\.first)
-            {
-                guard
-                    let attempts = try connection.execute(
-                        EventTable.claim { "$\($0)" }, [endpoint, sequence, at, until]
-                    )
-                    .first?.first ?? nil,
-                    let event = try connection.execute(EventTable.event { "$\($0)" }, [sequence]).first
-                        .flatMap(LedgerEvent.init(texts:))
-                else { continue }
-                return EventDeliveryClaim(endpoint: endpoint, event: event, attempts: Int(attempts) ?? 0)
+            try Self.inTransaction(connection) { () throws(LedgerError) in
+                try connection.execute("SELECT pg_advisory_xact_lock(\(Self.eventClaimLock), hashtext($1))", [endpoint])
+                var claimed: [EventDeliveryClaim] = []
+                for case let sequence? in try connection.execute(
+                    EventTable.due { "$\($0)" }, [endpoint, at, String(limit)]
+                ).compactMap(\.first) {
+                    guard
+                        let attempts = try connection.execute(
+                            EventTable.claim { "$\($0)" }, [endpoint, sequence, at, until]
+                        ).first?.first ?? nil,
+                        let event = try connection.execute(EventTable.event { "$\($0)" }, [sequence]).first
+                            .flatMap(LedgerEvent.init(texts:))
+                    else { continue }
+                    claimed.append(EventDeliveryClaim(endpoint: endpoint, event: event, attempts: Int(attempts) ?? 0))
+                }
+                return claimed
             }
-            return nil
         }
+    }
+
+    /// The first key of the advisory locks claims take (any fixed number; every gateway takes the same).
+    private static let eventClaimLock = "74657731"
+
+    package func releaseEventDelivery(_ claim: EventDeliveryClaim) throws(LedgerError) {
+        try execute(EventTable.release { "$\($0)" }, [claim.endpoint, String(claim.event.sequence)])
     }
 
     package func settleEventDelivery(_ claim: EventDeliveryClaim, as end: EventDeliveryEnd, outcome: String, at: Date)

@@ -18,26 +18,29 @@ extension SQLiteLedger {
         }
     }
 
-    package func claimEventDelivery(endpoint: String, now: Date, lease: TimeInterval) throws(LedgerError)
-        -> EventDeliveryClaim?
+    /// One write transaction: no other caller claims meanwhile.
+    package func claimEventDeliveries(endpoint: String, now: Date, lease: TimeInterval, limit: Int)
+        throws(LedgerError) -> [EventDeliveryClaim]
     {
         let (at, until) = (LedgerTime.milliseconds(now), LedgerTime.milliseconds(now + lease))
         return try guarded {
             try pool.write { db in
-                for sequence in try String.fetchAll(
-                    db, sql: EventTable.due { "?\($0)" }, arguments: [endpoint, at, 1])
-                {
-                    guard
-                        let attempts = try String.fetchOne(
-                            db, sql: EventTable.claim { "?\($0)" }, arguments: [endpoint, sequence, at, until]),
-                        let row = try Row.fetchOne(db, sql: EventTable.event { "?\($0)" }, arguments: [sequence]),
-                        let event = LedgerEvent(texts: Self.texts(row))
-                    else { continue }
-                    return EventDeliveryClaim(endpoint: endpoint, event: event, attempts: Int(attempts) ?? 0)
-                }
-                return nil
+                try String.fetchAll(db, sql: EventTable.due { "?\($0)" }, arguments: [endpoint, at, limit])
+                    .compactMap { sequence in
+                        guard
+                            let attempts = try String.fetchOne(
+                                db, sql: EventTable.claim { "?\($0)" }, arguments: [endpoint, sequence, at, until]),
+                            let row = try Row.fetchOne(db, sql: EventTable.event { "?\($0)" }, arguments: [sequence]),
+                            let event = LedgerEvent(texts: Self.texts(row))
+                        else { return nil }
+                        return EventDeliveryClaim(endpoint: endpoint, event: event, attempts: Int(attempts) ?? 0)
+                    }
             }
         }
+    }
+
+    package func releaseEventDelivery(_ claim: EventDeliveryClaim) throws(LedgerError) {
+        try write(EventTable.release { "?\($0)" }, [claim.endpoint, String(claim.event.sequence)])
     }
 
     package func settleEventDelivery(_ claim: EventDeliveryClaim, as end: EventDeliveryEnd, outcome: String, at: Date)

@@ -5,6 +5,7 @@ import GatewayServer
 import GatewayText
 import Logging
 import PurchaseEvents
+import PurchaseLedger
 import PurchaseVerification
 
 extension StoreGateCLI {
@@ -88,8 +89,16 @@ extension StoreGateCLI {
         application.existing(LoadCapabilities.servicesKey)?.startBackgroundWork(
             logger: runtime.logger, metricsFactory: runtime.metrics.factory,
             nextRequestId: { [requestIds = runtime.requestIds] in requestIds.next() })
-        application.existing(LoadCapabilities.eventsKey)??.start(
-            logger: runtime.logger, metricsFactory: runtime.metrics.factory)
+        if let events = application.existing(LoadCapabilities.eventsKey) ?? nil {
+            events.start(logger: runtime.logger, metricsFactory: runtime.metrics.factory)
+        } else if let ledger = application.existing(LoadCapabilities.ledgerKey) {
+            // A config without endpoints (any more): the ledger writes no deliveries nobody would send.
+            do {
+                try ledger.configureEventEndpoints([], at: Date())
+            } catch {
+                logger.warning("events: the ledger's endpoints could not be cleared", metadata: ["reason": "\(error)"])
+            }
+        }
     }
 
     private func stopBackgroundWork(of application: GatewayApplication) {

@@ -157,13 +157,46 @@ extension EndToEnd {
             gateway.deployment.gateway.signal(SIGKILL)
             try receiver.set("ok")
             try gateway.deployment.restartGateway()
-            #expect(receiver.waitForAcknowledged(4), "\(receiver.attempts.map(\.type))")
+            // Sent again once the dead gateway's claim runs out (8 deliveries' timeouts and 5 s).
+            #expect(receiver.waitForAcknowledged(4, within: .seconds(60)), "\(receiver.attempts.map(\.type))")
             let attempts = receiver.attempts
             #expect(attempts.filter { $0.original == first }.count == 2, "what was acknowledged is not sent again")
             let resent = attempts.filter { $0.original == second }
             #expect(resent.map(\.type) == ["purchase.recorded", "purchase.recorded", "account.binding_changed"])
             #expect(resent[0].id == resent[1].id, "the repeat carries the same id")
             #expect(Self.types(receiver, second) == ["purchase.recorded", "account.binding_changed"])
+        }
+
+        @Test func aReceiptTheLedgerCouldNotRecordSendsNoEventEvenAfterARestart() throws {
+            let receiver = try EventReceiver()
+            defer { receiver.remove() }
+            let gateway = try VerifyDeployment(
+                apple: VerifyDeployment.trustingTestChain, environment: ["STOREGATE_LOG_REQUESTS": "false"],
+                fileSizeLimit: 1_000_000, extra: receiver.config())
+            defer { gateway.stop() }
+            var acknowledged: [Int] = []
+            var refused: [Int] = []
+            for original in 8100..<8700 {
+                let answer = try gateway.verify(try gateway.receipt(transactions: Faults.threePurchases(original)))
+                if answer.status == 200, refused.isEmpty {
+                    acknowledged.append(original)
+                } else {
+                    #expect(answer.errorCode == "ledger_unavailable", "\(answer.text)")
+                    refused.append(original)
+                    if refused.count == 3 { break }
+                }
+            }
+            #expect(!acknowledged.isEmpty && refused.count == 3, "the disk never filled")
+            // Space again: what the ledger acknowledged is delivered, once each; what it refused never happened.
+            gateway.deployment.setup.fileSizeLimit = nil
+            try gateway.deployment.restartGateway()
+            let expected = Set(acknowledged.flatMap { ["\($0)1", "\($0)2", "\($0)3"] })
+            #expect(
+                ManagedProcess.poll(for: .seconds(60)) { Set(receiver.acknowledged.map(\.original)) == expected },
+                "\(Set(receiver.acknowledged.map(\.original)).symmetricDifference(expected).sorted())")
+            let refusedOriginals = Set(refused.flatMap { ["\($0)1", "\($0)2", "\($0)3"] })
+            #expect(receiver.attempts.allSatisfy { !refusedOriginals.contains($0.original) })
+            #expect(Set(receiver.acknowledged.map(\.id)).count == expected.count, "one purchase.recorded each")
         }
 
         @Test func twoGatewaysOnOnePostgreSQLDeliverEachEventOnce() throws {

@@ -142,7 +142,7 @@ import Testing
         }
         #expect(try ledger.purchases(environment: "Production", originalTransactionId: "r-1").isEmpty)
         #expect(try ledger.events(since: .distantPast, after: 0, limit: 10).isEmpty)
-        #expect(try ledger.claimEventDelivery(endpoint: "backend", now: Date(), lease: 60) == nil)
+        #expect(try ledger.claimEventDeliveries(endpoint: "backend", now: Date(), lease: 60, limit: 8).isEmpty)
     }
 
     @Test(arguments: LedgerUnderTest.all)
@@ -160,31 +160,41 @@ import Testing
         _ = try ledger.record(Sample.batch([Sample.nonConsumable("o-b", original: "o-b")]))
 
         let now = Date() + 1
-        let claims = Mutex<[EventDeliveryClaim]>([])
+        let claims = Mutex<[[EventDeliveryClaim]]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { index in
-            let claim = try? (index.isMultiple(of: 2) ? ledger : other).claimEventDelivery(
-                endpoint: "backend", now: now, lease: 60)
-            claims.withLock { if let claim { $0.append(claim) } }
+            let claimed = try? (index.isMultiple(of: 2) ? ledger : other).claimEventDeliveries(
+                endpoint: "backend", now: now, lease: 60, limit: 8)
+            claims.withLock { $0.append(claimed ?? []) }
         }
-        let claimed = claims.withLock { $0 }.sorted { $0.event.sequence < $1.event.sequence }
+        let won = claims.withLock { $0 }.filter { !$0.isEmpty }
+        #expect(won.count == 1, "one caller claims the run; the others find it held")
+        let claimed = won.first ?? []
         #expect(
             claimed.map { "\($0.event.originalTransactionId) \($0.event.type)" } == [
-                "o-a purchase.recorded", "o-b purchase.recorded",
-            ], "the refund waits for the purchase before it, and each claim is won once")
-        #expect(try other.claimEventDelivery(endpoint: "backend", now: now + 59, lease: 60) == nil)
-        try ledger.settleEventDelivery(claimed[1], as: .delivered, outcome: "the receiver answered 204", at: now)
+                "o-a purchase.recorded", "o-a purchase.revoked", "o-b purchase.recorded",
+            ], "in order")
+        #expect(try other.claimEventDeliveries(endpoint: "backend", now: now + 59, lease: 60, limit: 8).isEmpty)
+        // The purchase's first event failed: its refund is given back untried and waits behind it.
         try ledger.deferEventDelivery(claimed[0], until: now + 300, outcome: "the receiver answered 503")
-        #expect(try other.claimEventDelivery(endpoint: "backend", now: now + 299, lease: 60) == nil)
-        let again = try #require(try other.claimEventDelivery(endpoint: "backend", now: now + 300, lease: 60))
-        #expect(again.event == claimed[0].event)
-        #expect(again.attempts == 1)
-        try other.settleEventDelivery(again, as: .delivered, outcome: "the receiver answered 200", at: now + 301)
-        let refund = try #require(try ledger.claimEventDelivery(endpoint: "backend", now: now + 302, lease: 60))
-        #expect(refund.event.type == "purchase.revoked")
+        try ledger.releaseEventDelivery(claimed[1])
+        try ledger.settleEventDelivery(claimed[2], as: .delivered, outcome: "delivered", at: now)
+        #expect(try other.claimEventDeliveries(endpoint: "backend", now: now + 299, lease: 60, limit: 8).isEmpty)
+        let first = try other.claimEventDeliveries(endpoint: "backend", now: now + 300, lease: 60, limit: 1)
+        #expect(first.map(\.event) == [claimed[0].event])
+        #expect(first.map(\.attempts) == [1])
+        #expect(
+            try ledger.claimEventDeliveries(endpoint: "backend", now: now + 300, lease: 60, limit: 8).isEmpty,
+            "the refund waits while another caller holds the purchase before it")
+        try other.settleEventDelivery(first[0], as: .delivered, outcome: "delivered", at: now + 301)
+        let refund = try #require(
+            try ledger.claimEventDeliveries(endpoint: "backend", now: now + 302, lease: 60, limit: 8).first)
+        #expect(refund.event == claimed[1].event)
+        #expect(refund.attempts == 0)
 
-        let audit = try #require(try ledger.claimEventDelivery(endpoint: "audit", now: now, lease: 60))
+        let audit = try #require(
+            try ledger.claimEventDeliveries(endpoint: "audit", now: now, lease: 60, limit: 8).first)
         #expect(audit.event == refund.event, "an endpoint takes the types it names, and only those")
-        #expect(try ledger.claimEventDelivery(endpoint: "audit", now: now + 61, lease: 60) == audit)
+        #expect(try ledger.claimEventDeliveries(endpoint: "audit", now: now + 61, lease: 60, limit: 8) == [audit])
         try ledger.settleEventDelivery(audit, as: .expired, outcome: "not acknowledged in 3 days", at: now + 62)
 
         let backlog = try ledger.eventBacklog()
@@ -202,21 +212,24 @@ import Testing
         try ledger.configureEventEndpoints(
             [EventSubscription(endpoint: "backend", types: nil, environments: ["Sandbox"])], at: start)
         _ = try ledger.record(Sample.batch([Sample.nonConsumable("p-1", original: "p-1")]))
-        #expect(try ledger.claimEventDelivery(endpoint: "backend", now: start + 1, lease: 60) == nil)
+        #expect(try ledger.claimEventDeliveries(endpoint: "backend", now: start + 1, lease: 60, limit: 1).isEmpty)
         try ledger.configureEventEndpoints([Self.everything], at: start)
         _ = try ledger.record(Sample.batch([Sample.nonConsumable("p-2", original: "p-2")]))
-        let delivered = try #require(try ledger.claimEventDelivery(endpoint: "backend", now: start + 1, lease: 60))
+        let delivered = try #require(
+            try ledger.claimEventDeliveries(endpoint: "backend", now: start + 1, lease: 60, limit: 1).first)
         #expect(delivered.event.originalTransactionId == "p-2")
         try ledger.settleEventDelivery(delivered, as: .delivered, outcome: "200", at: start + 2)
         try ledger.configureEventEndpoints([], at: start)
         _ = try ledger.record(Sample.batch([Sample.nonConsumable("p-3", original: "p-3")]))
         try ledger.configureEventEndpoints([Self.everything], at: start)
-        #expect(try ledger.claimEventDelivery(endpoint: "backend", now: start + 3, lease: 60) == nil)
+        #expect(try ledger.claimEventDeliveries(endpoint: "backend", now: start + 3, lease: 60, limit: 1).isEmpty)
 
         #expect(try ledger.replayEvents(since: .distantPast, endpoint: "other", at: start + 3) == 0)
         #expect(try ledger.replayEvents(since: .distantPast, endpoint: nil, at: start + 3) == 4)
         var replayed: [LedgerEvent] = []
-        while let claim = try ledger.claimEventDelivery(endpoint: "backend", now: start + 4, lease: 60) {
+        while let claim = try ledger.claimEventDeliveries(endpoint: "backend", now: start + 4, lease: 60, limit: 1)
+            .first
+        {
             replayed.append(claim.event)
             try ledger.settleEventDelivery(claim, as: .delivered, outcome: "200", at: start + 4)
             #expect(replayed.count <= 4)

@@ -372,11 +372,13 @@ private final class WriteCountingLedger: PurchaseLedger {
         try base.configureEventEndpoints(endpoints, at: at)
     }
 
-    func claimEventDelivery(endpoint: String, now: Date, lease: TimeInterval) throws(LedgerError)
-        -> EventDeliveryClaim?
+    func claimEventDeliveries(endpoint: String, now: Date, lease: TimeInterval, limit: Int) throws(LedgerError)
+        -> [EventDeliveryClaim]
     {
-        try base.claimEventDelivery(endpoint: endpoint, now: now, lease: lease)
+        try base.claimEventDeliveries(endpoint: endpoint, now: now, lease: lease, limit: limit)
     }
+
+    func releaseEventDelivery(_ claim: EventDeliveryClaim) throws(LedgerError) { try base.releaseEventDelivery(claim) }
 
     func settleEventDelivery(_ claim: EventDeliveryClaim, as end: EventDeliveryEnd, outcome: String, at: Date)
         throws(LedgerError)
