@@ -67,27 +67,33 @@ final class EventSender: BackgroundWork, Sendable {
     private static let batch = 8
 
     /// Up to about 100 due events, a batch at a time, in order; a purchase whose event failed has its later ones
-    /// in the batch given back untried. Then the backlog's gauges.
+    /// in the batch given back untried, and a receiver that is down (no answer, 408, 429, 5xx) ends the pass,
+    /// the rest given back, so it gets one attempt per pass until it is back. Then the backlog's gauges.
     private func sendDue() {
         do {
             try beforeEachPass()
             var sent = 0
-            while sent < 100 {
+            var receiverDown = false
+            while sent < 100, !receiverDown {
                 let claims = try ledger.claimEventDeliveries(
                     endpoint: endpoint.name, now: Date(), lease: lease, limit: Self.batch)
                 if claims.isEmpty { break }
                 var held: Set<[String]> = []
                 for claim in claims {
                     let purchase = [claim.event.environment, claim.event.originalTransactionId]
-                    if held.contains(purchase) {
+                    if receiverDown || held.contains(purchase) {
                         try ledger.releaseEventDelivery(claim)
-                    } else if !send(claim) {
-                        held.insert(purchase)
+                        continue
+                    }
+                    switch send(claim) {
+                    case .delivered: break
+                    case .refused: held.insert(purchase)
+                    case .receiverDown: receiverDown = true
                     }
                 }
                 sent += claims.count
             }
-            if sent >= 100 { loop.wake() }
+            if sent >= 100, !receiverDown { loop.wake() }
             let row = try ledger.eventBacklog().first { $0.endpoint == endpoint.name }
             backlog.pending.record(row?.pending ?? 0)
             backlog.oldestSeconds.record(row?.oldestPending.map { max(0, Date().timeIntervalSince($0)) } ?? 0)
@@ -97,8 +103,18 @@ final class EventSender: BackgroundWork, Sendable {
         }
     }
 
-    /// Sends one event and records how it went; whether it was delivered (and recorded so).
-    private func send(_ claim: EventDeliveryClaim) -> Bool {
+    /// How one attempt went.
+    private enum Attempt {
+        /// Acknowledged, and recorded so.
+        case delivered
+        /// Not acknowledged (or not recorded): this event's purchase waits.
+        case refused
+        /// Not acknowledged because the receiver is not taking any.
+        case receiverDown
+    }
+
+    /// Sends one event and records how it went.
+    private func send(_ claim: EventDeliveryClaim) -> Attempt {
         var logger = logger
         logger[metadataKey: "event_id"] = "\(claim.event.id)"
         logger[metadataKey: "event_type"] = "\(claim.event.type)"
@@ -108,7 +124,7 @@ final class EventSender: BackgroundWork, Sendable {
                 try ledger.settleEventDelivery(claim, as: .delivered, outcome: "delivered", at: Date())
                 delivered.increment()
                 logger.debug("event delivered")
-                return true
+                return .delivered
             }
             failed.increment()
             let attempts = claim.attempts + 1
@@ -128,11 +144,12 @@ final class EventSender: BackgroundWork, Sendable {
             // The ledger failed: the claim ends with its lease, and this or another gateway sends it again then.
             logger.warning("an event's delivery could not be recorded", metadata: ["reason": "\(error)"])
         }
-        return false
+        return failure?.receiverDown == true ? .receiverDown : .refused
     }
 
-    /// POSTs `event`; nil when the receiver acknowledged it.
-    private func post(_ event: LedgerEvent) -> (reason: String, retryAfter: TimeInterval?)? {
+    /// POSTs `event`; nil when the receiver acknowledged it, else why not, when it asked to be called again, and
+    /// whether it takes no event now.
+    private func post(_ event: LedgerEvent) -> (reason: String, retryAfter: TimeInterval?, receiverDown: Bool)? {
         let body = EventPayload(event).body
         let request: HTTPClient.Request
         do {
@@ -145,19 +162,22 @@ final class EventSender: BackgroundWork, Sendable {
                 ],
                 body: .byteBuffer(ByteBuffer(bytes: body)))
         } catch {
-            return ("the endpoint's URL cannot be used: \(error)", nil)
+            return ("the endpoint's URL cannot be used: \(error)", nil, true)
         }
         switch client.exchange(request, within: settings.timeout, maxBytes: 64 * 1024) {
         case .answered(let status, _, _) where (200..<300).contains(status):
             return nil
         case .answered(let status, let retryAfter, _):
-            return ("the receiver answered HTTP \(status)", retryAfter.flatMap(TimeInterval.init))
+            return (
+                "the receiver answered HTTP \(status)", retryAfter.flatMap(TimeInterval.init),
+                status >= 500 || status == 408 || status == 429
+            )
         case .timedOut:
-            return ("the receiver did not answer within \(settings.timeout.components.seconds) s", nil)
+            return ("the receiver did not answer within \(settings.timeout.components.seconds) s", nil, true)
         case .tooLarge:
-            return ("the receiver's answer was larger than 64 KiB", nil)
+            return ("the receiver's answer was larger than 64 KiB", nil, false)
         case .failed(let reason):
-            return ("the receiver could not be reached: \(reason)", nil)
+            return ("the receiver could not be reached: \(reason)", nil, true)
         }
     }
 }
