@@ -12,7 +12,8 @@ extension EndToEnd {
             let root = SignedVectors.folder.appendingPathComponent("RevenueCat-purchases-ios/AppleRootCA.der").path
             return try VerifyDeployment(apple: [
                 "verifier": mode, "root_certificates": "[\"\(root)\"]", "environments": environments,
-                "bundle_ids": "[\(bundleId), \(SampleContent.bundleId)]", "app_apple_id": String(SampleContent.appAppleId),
+                "bundle_ids": "[\(bundleId), \(SampleContent.bundleId)]",
+                "app_apple_id": String(SampleContent.appAppleId),
             ])
         }
 
