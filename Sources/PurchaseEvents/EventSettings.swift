@@ -5,11 +5,11 @@ import GatewayCore
 /// tried. Problems are reported at their key paths.
 package struct EventSettings: Sendable {
     package let endpoints: [EventEndpoint]
-    /// How long an event is tried before it is kept as undeliverable (`retry_hours`, default 72).
+    /// How long an event is tried before it is kept as undeliverable (`retry_for_s`, default three days).
     package let retryWindow: TimeInterval
-    /// The most one delivery may take (`timeout_seconds`, default 10).
+    /// The most one delivery may take (`timeout_s`, default 10).
     package let timeout: Duration
-    /// The wait before the first retry (`first_retry_seconds`, default 10), doubling to an hour at most.
+    /// The wait before the first retry (`first_retry_s`, default 10), doubling to an hour at most.
     package let firstRetry: TimeInterval
     /// How often each endpoint's due events are looked for (`poll_ms`, default 1000).
     package let pollInterval: TimeInterval
@@ -31,9 +31,9 @@ package struct EventSettings: Sendable {
             }
             return EventEndpoint(name: name, section: endpoints.scoped(name))
         }
-        retryWindow = TimeInterval(section.int("retry_hours", default: 72, in: 1...24 * 90) * 3_600)
-        timeout = .seconds(section.int("timeout_seconds", default: 10, in: 1...120))
-        firstRetry = TimeInterval(section.int("first_retry_seconds", default: 10, in: 1...3_600))
+        retryWindow = TimeInterval(section.int("retry_for_s", default: 3 * 86_400, in: 1...90 * 86_400))
+        timeout = .seconds(section.int("timeout_s", default: 10, in: 1...120))
+        firstRetry = TimeInterval(section.int("first_retry_s", default: 10, in: 1...3_600))
         pollInterval = TimeInterval(section.int("poll_ms", default: 1_000, in: 50...60_000)) / 1_000
     }
 

@@ -11,8 +11,14 @@ package struct AccountBinder: Sendable {
     private let catalog: Catalog
     /// Told of each binding, for stores that keep the app's account with the purchase.
     private let stores: StoreBackends
+    /// Which family members' access entitles, for the entitlements left once others keep theirs.
+    private let familySharing: FamilySharing
 
-    package init(accounts: AccountSettings, ledger: any PurchaseLedger, catalog: Catalog, stores: StoreBackends) {
+    package init(
+        accounts: AccountSettings, ledger: any PurchaseLedger, catalog: Catalog, stores: StoreBackends,
+        familySharing: FamilySharing
+    ) {
+        self.familySharing = familySharing
         self.accounts = accounts
         self.ledger = ledger
         self.catalog = catalog
@@ -25,7 +31,8 @@ package struct AccountBinder: Sendable {
     }
 
     /// Claims each purchase in `verified` for `accountId` under the deployment's restore policy, and leaves out
-    /// the entitlements other accounts keep: 409 `held_by_another_account` when that leaves none of them.
+    /// the entitlements other accounts keep (a product also bought in a purchase of this account's own stays,
+    /// through that purchase): 409 `held_by_another_account` when that leaves none of them.
     package func bind(_ verified: VerifiedPurchases, to accountId: String, context: RequestContext)
         throws(GatewayError) -> VerifiedPurchases
     {
@@ -56,9 +63,18 @@ package struct AccountBinder: Sendable {
             }
         }
         var answer = verified
-        let withheld = verified.entitlements.filter { keptElsewhere.contains($0.originalTransactionId) }
-        if !withheld.isEmpty, withheld.count == verified.entitlements.count { throw .heldByAnotherAccount }
-        answer.granted.removeAll { keptElsewhere.contains($0.originalTransactionId) }
+        // The account's own purchases, for a product whose entitlement named a purchase another account keeps.
+        let own = EntitlementRules.entitlements(
+            from: verified.transactions.filter { !keptElsewhere.contains($0.originalTransactionId) },
+            catalog: catalog, now: Date(), familySharing: familySharing)
+        answer.granted = verified.granted.compactMap { entitlement in
+            guard keptElsewhere.contains(entitlement.originalTransactionId) else { return entitlement }
+            return own.first { $0.productId == entitlement.productId }
+        }
+        let withheld = verified.entitlements.filter { entitlement in
+            !answer.granted.contains { $0.productId == entitlement.productId }
+        }
+        if !withheld.isEmpty, answer.granted.isEmpty { throw .heldByAnotherAccount }
         answer.accountAnswer = AccountAnswer(
             accountId: accountId, heldByOtherAccounts: withheld.map(\.productId).sorted())
         return answer

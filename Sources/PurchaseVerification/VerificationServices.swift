@@ -31,11 +31,12 @@ package final class VerificationServices: Sendable {
         config: ConfigReader, stores: StoreBackends, catalog: Catalog, ledger: any PurchaseLedger,
         tokens: DownloadTokens?, metricsFactory: any MetricsFactory
     ) {
+        let familySharing = FamilySharing(section: config.scoped("family_sharing"))
         let accounts =
             config.hasSection("accounts")
             ? AccountBinder(
                 accounts: AccountSettings(section: config.scoped("accounts"), metricsFactory: metricsFactory),
-                ledger: ledger, catalog: catalog, stores: stores)
+                ledger: ledger, catalog: catalog, stores: stores, familySharing: familySharing)
             : nil
         let notifications = NotificationRecorder(
             stores: stores, catalog: catalog, ledger: ledger, accounts: accounts,
@@ -43,7 +44,6 @@ package final class VerificationServices: Sendable {
         self.stores = stores
         self.accounts = accounts
         self.notifications = notifications
-        let familySharing = FamilySharing(section: config.scoped("family_sharing"))
         self.familySharing = familySharing
         recorder = PurchaseRecorder(
             stores: stores, catalog: catalog, ledger: ledger, tokens: tokens, accounts: accounts,

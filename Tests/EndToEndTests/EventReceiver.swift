@@ -35,8 +35,8 @@ final class EventReceiver: @unchecked Sendable {
     func config(name: String = "backend", extra: String = "") -> String {
         """
         events:
-          first_retry_seconds: 1
-          timeout_seconds: 2
+          first_retry_s: 1
+          timeout_s: 2
           poll_ms: 100
         \(extra.isEmpty ? "" : "  " + extra + "\n")  endpoints:
             \(name):

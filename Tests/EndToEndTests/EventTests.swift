@@ -7,7 +7,7 @@ extension EndToEnd {
     /// down, re-sent after a crash only where not acknowledged, once across gateways sharing PostgreSQL.
     @Suite struct Events {
         static func gateway(
-            _ receiver: EventReceiver, gateways: Int = 1, ledgerURL: String? = nil
+            _ receiver: EventReceiver, gateways: Int = 1, ledgerURL: String? = nil, events: String = ""
         ) throws -> VerifyDeployment {
             try VerifyDeployment(
                 apple: VerifyDeployment.trustingTestChain, delivery: "stream", gateways: gateways,
@@ -17,7 +17,7 @@ extension EndToEnd {
                       asserted_by: [web-server, signed]
                       secret: \(Accounts.secret)
                       restore_policy: transfer
-                    """ + "\n" + receiver.config())
+                    """ + "\n" + receiver.config(extra: events))
         }
 
         /// A purchase of the issue verified for `account`: its original transaction id.
@@ -141,6 +141,39 @@ extension EndToEnd {
                 #expect(Self.types(receiver, original) == ["purchase.recorded", "account.binding_changed"])
             }
             #expect(Set(receiver.acknowledged.map(\.id)).count == 7)
+        }
+
+        @Test func anEventNotTakenInTimeIsKeptCountedAndSentAgainByAReplay() throws {
+            let receiver = try EventReceiver(mode: "fail")
+            defer { receiver.remove() }
+            let gateway = try Self.gateway(receiver, events: "retry_for_s: 2")
+            defer { gateway.stop() }
+            let original = try Self.buy(as: "erin", on: gateway).0
+            var status: [String: Any] = [:]
+            #expect(
+                ManagedProcess.poll(for: .seconds(30)) {
+                    status = (try? gateway.deployment.request("/v1/status").json) ?? [:]
+                    let endpoint = (status["events"] as? [[String: Any]])?.first
+                    return endpoint?["undeliverable"] as? Int == 2 && endpoint?["pending"] as? Int == 0
+                }, "\(status)")
+            #expect(receiver.attempts.count >= 2 && receiver.acknowledged.isEmpty)
+            let metrics = try gateway.deployment.request("/v1/metrics").text
+            #expect(metrics.contains(#"storegate_events_total{endpoint="backend",outcome="expired"} 2"#), "\(metrics)")
+            #expect(metrics.contains(#"storegate_events_undeliverable{endpoint="backend"} 2"#), "\(metrics)")
+            let lookup = try SupportLookup.lookUp(gateway, ["--transaction-id", original])
+            #expect(lookup.output.contains("not delivered to backend in time"), "\(lookup.output)")
+            #expect(gateway.logs.contains("an event could not be delivered in time and is kept"))
+
+            // The receiver is back: a replay sends them, in order, under their ids.
+            try receiver.set("ok")
+            let setup = gateway.deployment.setup
+            let replay = try CommandLine.run(
+                ["events", "replay", "--config", gateway.deployment.configFile.path, "--since", "1h"],
+                binary: setup.binary, environment: setup.environment)
+            #expect(replay.output.contains("2 deliveries are pending again"), "\(replay.output) \(replay.errors)")
+            #expect(receiver.waitForAcknowledged(2))
+            #expect(Self.types(receiver, original) == ["purchase.recorded", "account.binding_changed"])
+            #expect(Set(receiver.acknowledged.map(\.id)) == Set(receiver.attempts.map(\.id)))
         }
 
         @Test func aGatewayKilledMidDeliveryResendsOnlyWhatWasNotAcknowledged() throws {
