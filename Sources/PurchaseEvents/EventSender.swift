@@ -6,7 +6,6 @@ import NIOCore
 import NIOHTTP1
 import PurchaseLedger
 import PurchaseVerification
-import StoreHTTP
 
 /// Delivers one endpoint's events, on a thread of its own: claims the endpoint's oldest due delivery (under a
 /// lease, so of several gateways sharing a ledger one sends it; and only the oldest pending event of each
@@ -164,18 +163,16 @@ final class EventSender: BackgroundWork, Sendable {
         } catch {
             return ("the endpoint's URL cannot be used: \(error)", nil, true)
         }
-        switch client.exchange(request, within: settings.timeout, maxBytes: 64 * 1024) {
-        case .answered(let status, _, _) where (200..<300).contains(status):
+        switch ReceiverAnswer.status(of: request, on: client, within: settings.timeout) {
+        case .answered(let status, _) where (200..<300).contains(status):
             return nil
-        case .answered(let status, let retryAfter, _):
+        case .answered(let status, let retryAfter):
             return (
                 "the receiver answered HTTP \(status)", retryAfter.flatMap(TimeInterval.init),
                 status >= 500 || status == 408 || status == 429
             )
         case .timedOut:
             return ("the receiver did not answer within \(settings.timeout.components.seconds) s", nil, true)
-        case .tooLarge:
-            return ("the receiver's answer was larger than 64 KiB", nil, false)
         case .failed(let reason):
             return ("the receiver could not be reached: \(reason)", nil, true)
         }
