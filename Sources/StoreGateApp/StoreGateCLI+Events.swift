@@ -7,7 +7,7 @@ import PurchaseLedger
 extension StoreGateCLI {
     /// `storegate events list`: the ledger's events since `since`, as endpoints get them.
     func listEvents(configFile: String, since: Date) -> Int32 {
-        guard let application = loadForEvents(configFile) else { return 1 }
+        guard let (application, _) = loadForCommand(configFile) else { return 1 }
         guard let ledger = application.existing(LoadCapabilities.ledgerKey) else {
             return failed("events list", "the config mounts no route that uses the ledger")
         }
@@ -27,7 +27,7 @@ extension StoreGateCLI {
 
     /// `storegate events replay`: makes the deliveries of the events since `since` pending again.
     func replayEvents(configFile: String, since: Date, endpoint: String?) -> Int32 {
-        guard let application = loadForEvents(configFile) else { return 1 }
+        guard let (application, _) = loadForCommand(configFile) else { return 1 }
         guard let events = application.existing(LoadCapabilities.eventsKey) ?? nil else {
             return failed("events replay", "the config names no events endpoint (events.endpoints)")
         }
@@ -43,16 +43,6 @@ extension StoreGateCLI {
             return 0
         } catch {
             return failed("events replay", "the ledger cannot be written: \(error)")
-        }
-    }
-
-    private func loadForEvents(_ configFile: String) -> GatewayApplication? {
-        let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
-        do {
-            return try load(configFile, runtime: runtime)
-        } catch {
-            for problem in error.problems { print(problem.line) }
-            return nil
         }
     }
 }

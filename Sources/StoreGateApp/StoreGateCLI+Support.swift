@@ -43,15 +43,7 @@ extension StoreGateCLI {
     /// The verification service of `configFile`'s load and a context for one command's work, or nil after
     /// saying why there is none.
     func verificationService(_ configFile: String, command: String) -> (VerificationServices, RequestContext)? {
-        let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
-        let application: GatewayApplication
-        do {
-            application = try load(configFile, runtime: runtime)
-        } catch {
-            for problem in error.problems { print(problem.line) }
-            return nil
-        }
-        logControl.level = application.log.level
+        guard let (application, runtime) = loadForCommand(configFile) else { return nil }
         guard let service = application.existing(LoadCapabilities.servicesKey) else {
             _ = failed(command, "the config mounts no route that verifies purchases (mount notifications or verify)")
             return nil
@@ -59,6 +51,19 @@ extension StoreGateCLI {
         let context = RequestContext(
             requestId: runtime.requestIds.next(), deadline: .now + .seconds(3_600), logger: logger)
         return (service, context)
+    }
+
+    /// `configFile` loaded for a command (its log level applied), or nil after printing its problems.
+    func loadForCommand(_ configFile: String) -> (GatewayApplication, GatewayRuntime)? {
+        let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
+        do {
+            let application = try load(configFile, runtime: runtime)
+            logControl.level = application.log.level
+            return (application, runtime)
+        } catch {
+            for problem in error.problems { print(problem.line) }
+            return nil
+        }
     }
 
     func failed(_ command: String, _ message: String) -> Int32 {

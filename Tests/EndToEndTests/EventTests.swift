@@ -114,6 +114,23 @@ extension EndToEnd {
             #expect(unknown.errors.contains("no endpoint is named nobody; the config names backend"))
         }
 
+        @Test func aSubscriptionTheStoreSaysExpiredArrivesAsExpiredAfterItsPurchase() throws {
+            let receiver = try EventReceiver()
+            defer { receiver.remove() }
+            let gateway = try Self.gateway(receiver)
+            defer { gateway.stop() }
+            let original = Accounts.id()
+            let monthly = try SignedTransactions.signed(
+                SampleContent.monthlyId, original, type: "Auto-Renewable Subscription", expiresIn: -1)
+            let expired = try Notifications.post("EXPIRED", transaction: monthly, to: gateway)
+            #expect(expired.status == 200, "\(expired.text)")
+            #expect(receiver.waitForAcknowledged(2), "\(receiver.attempts.map(\.type))")
+            #expect(Self.types(receiver, original) == ["purchase.recorded", "purchase.expired"])
+            let data = receiver.acknowledged.last?.event["data"] as? [String: Any]
+            #expect(data?["notification_type"] as? String == "EXPIRED")
+            #expect(receiver.acknowledged.last?.event["product_id"] as? String == SampleContent.monthlyId)
+        }
+
         @Test func aReceiverDownForAWhileGetsEverythingInOrderOnceItIsBack() throws {
             let receiver = try EventReceiver()
             receiver.stop()
