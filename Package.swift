@@ -141,7 +141,10 @@ let package = Package(
         ),
         .target(
             name: "ProductCatalog",
-            dependencies: ["GatewayHandlerAPI", "ConfigYAML", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "GatewayHandlerAPI", "ConfigYAML", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strict
         ),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -150,12 +153,26 @@ let package = Package(
             dependencies: ["CLibPQ", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
+        // Content in S3-compatible storage and behind CloudFront: SigV4 presigned URLs, CloudFront signed URLs,
+        // and the operator's reads of the objects (`storegate content`, `check-config --remote`).
+        .target(
+            name: "ContentStorage",
+            dependencies: [
+                "GatewayCore", "StoreHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         // The store-neutral seam: credentials, backends, the verification service, content routes.
         .target(
             name: "PurchaseVerification",
             dependencies: [
                 "GatewayHandlerAPI", "GatewayConcurrency", "GatewayText", "ProductCatalog", "PurchaseLedger",
-                "ByteCoding",
+                "ByteCoding", "ContentStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -280,7 +297,7 @@ let package = Package(
             name: "StoreGateApp",
             dependencies: [
                 "GatewayServer", "GatewayText", "ConfigYAML", "FastCGIFront", "ProductCatalog", "PurchaseLedger",
-                "PurchaseVerification", "PurchaseEvents", "AppStoreReceipts", "GooglePlay",
+                "PurchaseVerification", "PurchaseEvents", "AppStoreReceipts", "GooglePlay", "ContentStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + handlerModules.map { .target(name: $0) },
             swiftSettings: strict,
@@ -337,6 +354,10 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"], swiftSettings: strict),
+        .testTarget(
+            name: "ContentStorageTests",
+            dependencies: ["ContentStorage", "GatewayCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
         .testTarget(name: "FastCGIFrontTests", dependencies: ["FastCGIFront", "GatewayServer"], swiftSettings: strict),
         .testTarget(
             name: "ProductCatalogTests", dependencies: ["ProductCatalog", "GatewayHandlerAPI"], swiftSettings: strict),
@@ -442,6 +463,7 @@ let package = Package(
                 "PurchaseVerification",
                 "SignedTestData", "AppStoreSignedData", "GoogleTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

@@ -17,12 +17,13 @@ enum ResponseEncoder {
         for response: GatewayResponse, requestId: String?, _ send: (UnsafeRawBufferPointer) -> Result
     ) -> Result {
         let known = statusLine(response.status)
-        let redirect: String? =
-            if case .webServer(let uri) = response.delivery?.body { uri } else { nil }
+        let target = response.delivery?.webServerTarget
+        let (redirect, fetch) = (target?.uri, target?.fetch)
         return response.headers.lines.withUnsafeBufferPointer { lines in
             var capacity = (known?.utf8CodeUnitCount ?? 40) + "Content-Length: \r\n\r\n".utf8.count + 20 + lines.count
             if let id = requestId { capacity += "X-Request-Id: \r\n".utf8.count + id.utf8.count }
             if let redirect { capacity += "X-Accel-Redirect: \r\n".utf8.count + redirect.utf8.count }
+            if let fetch { capacity += "X-Accel-StoreGate-Fetch: \r\n".utf8.count + fetch.utf8.count }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
                 var writer = Writer(cursor: buffer.baseAddress!)
                 if let known {
@@ -32,6 +33,7 @@ enum ResponseEncoder {
                 }
                 writer.put(bytes: lines)
                 if let redirect { writer.putLine("X-Accel-Redirect: ", redirect) }
+                if let fetch { writer.putLine("X-Accel-StoreGate-Fetch: ", fetch) }
                 if let id = requestId { writer.putLine("X-Request-Id: ", id) }
                 if response.status != 304 {
                     writer.put("Content-Length: ")

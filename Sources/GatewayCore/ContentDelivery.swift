@@ -1,5 +1,5 @@
-/// Purchased content a response hands over: a file range the transport streams, or a URI the web server
-/// serves from its `internal` content location (`X-Accel-Redirect`). Only the content path makes one, for
+/// Purchased content a response hands over: a file range the transport streams, a URI the web server
+/// serves from its `internal` content location (`X-Accel-Redirect`), or a storage URL it fetches. Only the content path makes one, for
 /// the exchange whose entitlement it came from; the front honours it on that exchange alone.
 package struct ContentDelivery: Sendable, Equatable, CustomReflectable {
     package enum Body: Sendable, Equatable {
@@ -7,6 +7,10 @@ package struct ContentDelivery: Sendable, Equatable, CustomReflectable {
         case file(FileSlice)
         /// The web server sends the file at this URI of its internal content location.
         case webServer(uri: String)
+        /// The web server fetches `url` (a signed storage URL) itself from its internal location at `uri` and
+        /// passes the answer on (`X-Accel-Redirect` with `X-Accel-StoreGate-Fetch`): the client never sees
+        /// the storage's URL.
+        case webServerFetch(uri: String, url: String)
     }
 
     package let body: Body
@@ -21,6 +25,15 @@ package struct ContentDelivery: Sendable, Equatable, CustomReflectable {
     /// Nothing: where the content lives (a file's path, the content location's URI) is the content path's, as
     /// the catalog's mirror keeps it (a twenty-fifth reviewer found the path in a content answer's mirror).
     package var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    /// The `X-Accel-Redirect` URI and, when the web server fetches from the storage, the URL it fetches.
+    package var webServerTarget: (uri: String, fetch: String?)? {
+        switch body {
+        case .file: nil
+        case .webServer(let uri): (uri, nil)
+        case .webServerFetch(let uri, let url): (uri, url)
+        }
+    }
 
     /// The file range, when the transport sends the bytes.
     package var file: FileSlice? {

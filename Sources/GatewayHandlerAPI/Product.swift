@@ -38,14 +38,34 @@ public struct Product: Sendable, Equatable {
         self.storeIds = storeIds
     }
 
-    /// A product's file under `content.root`, measured when the catalog was loaded.
+    /// A product's content: a file under `content.root`, measured when the catalog was loaded, or an object in
+    /// the content storage, whose size and SHA-256 the catalog gives.
     public struct Content: Sendable, Equatable, CustomReflectable {
-        /// The path under `content.root`, as the catalog gives it (`issues/42.pdf`): the content path's business.
-        package let relativePath: String
+        /// Where the bytes are: the content path's business, never a handler's.
+        package enum Source: Sendable, Equatable {
+            /// The path under `content.root`, as the catalog gives it (`issues/42.pdf`).
+            case file(String)
+            /// The object's key in the storage (`levels/9.pak`).
+            case object(String)
+        }
+
+        package let source: Source
         public let size: Int
         /// Lowercase hex SHA-256 of the file's bytes.
         public let sha256: String
         public let contentType: String
+
+        /// The path under `content.root`, or nil for an object.
+        package var relativePath: String? { if case .file(let path) = source { path } else { nil } }
+
+        /// The name a download is saved under: the path's or key's last part.
+        package var fileName: String {
+            let path =
+                switch source {
+                case .file(let path), .object(let path): path
+                }
+            return String(path.split(separator: "/").last ?? "content")
+        }
 
         /// Its public facts only: the path is the content path's.
         public var customMirror: Mirror {
@@ -53,7 +73,11 @@ public struct Product: Sendable, Equatable {
         }
 
         package init(relativePath: String, size: Int, sha256: String, contentType: String) {
-            self.relativePath = relativePath
+            self.init(source: .file(relativePath), size: size, sha256: sha256, contentType: contentType)
+        }
+
+        package init(source: Source, size: Int, sha256: String, contentType: String) {
+            self.source = source
             self.size = size
             self.sha256 = sha256
             self.contentType = contentType

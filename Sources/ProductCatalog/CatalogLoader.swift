@@ -3,7 +3,8 @@ import Crypto
 import Foundation
 import GatewayHandlerAPI
 
-/// Reads a catalog file, checks every product, and measures every content file (size and SHA-256).
+/// Reads a catalog file, checks every product, and measures every content file (size and SHA-256); an object in
+/// the content storage comes with its size and SHA-256 given (`storegate content measure` writes them).
 package enum CatalogLoader {
     /// Loads `file`, with product files under `contentRoot`. Throws ``ConfigProblems`` naming every problem
     /// as `FILE: products[i].key: why`.
@@ -11,7 +12,8 @@ package enum CatalogLoader {
         let document = try ConfigValue.read(file: file, describedAs: "the catalog file")
         let root = ContentRoot(path: contentRoot)
         let reader = ConfigReader(document: document, yamlBaseDirectory: root.path, environment: [:])
-        if root.resolved == nil {
+        // A catalog whose content is all in the storage needs no folder (a gateway with no local content).
+        if root.resolved == nil, reader.sequence("products").contains(where: { $0.value("content") != nil }) {
             reader.report(nil, "content root \(contentRoot) is not a readable folder")
         }
         var ids = Set<String>()
@@ -52,6 +54,9 @@ package enum CatalogLoader {
         let contentType = entry.string("content_type", default: "application/octet-stream")
         var content: Product.Content?
         if let relative = entry.string("content") {
+            if entry.value("object") != nil {
+                entry.report("object", "names the content a second time: give content or object")
+            }
             switch root.measure(relative) {
             case .success(let measured):
                 content = Product.Content(
@@ -63,6 +68,8 @@ package enum CatalogLoader {
             case .failure(let problem):
                 entry.report("content", problem.message)
             }
+        } else if let key = entry.string("object") {
+            content = object(key, entry: entry, contentType: contentType)
         }
         let storeIds = storeIds(entry)
         let group = entry.string("group")
@@ -74,6 +81,38 @@ package enum CatalogLoader {
             id: id, kind: kind, title: title, description: description, content: content,
             offersSample: entry.bool("sample", default: false), storeIds: storeIds,
             subscriptionGroup: group)
+    }
+
+    /// An object in the content storage: its key, and the size and SHA-256 the catalog must give with it.
+    private static func object(_ key: String, entry: ConfigReader, contentType: String) -> Product.Content? {
+        let parts = key.split(separator: "/", omittingEmptySubsequences: false)
+        if key.isEmpty || key.hasPrefix("/") || key.utf8.count > 1024
+            || key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
+            || parts.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty })
+        {
+            entry.report(
+                "object",
+                "\"\(key)\" must be an object key such as levels/9.pak (no leading /, no empty, . or .. part, no control characters, at most 1024 bytes)"
+            )
+            return nil
+        }
+        let measure = "(storegate content measure writes it from the storage)"
+        let sizeText = entry.string("size")
+        let size = sizeText.flatMap { Int($0) }
+        if sizeText == nil {
+            entry.report("size", "is required for an object \(measure)")
+        } else if (size ?? -1) < 0 {
+            entry.report("size", "must be the object's size in bytes, not \"\(sizeText!)\"")
+        }
+        let digest = entry.string("sha256")
+        let isDigest = digest.map { $0.utf8.count == 64 && $0.allSatisfy { "0123456789abcdef".contains($0) } } ?? false
+        if digest == nil {
+            entry.report("sha256", "is required for an object \(measure)")
+        } else if !isDigest {
+            entry.report("sha256", "must be the object's SHA-256 in 64 lower-case hex digits")
+        }
+        guard let size, size >= 0, let digest, isDigest else { return nil }
+        return Product.Content(source: .object(key), size: size, sha256: digest, contentType: contentType)
     }
 
     /// The stores whose product ids the catalog may give (`store_ids`): Google Play's often differ from the

@@ -1,8 +1,10 @@
 import AppStoreReceipts
 import ArgumentParser
+import ConfigYAML
 import FastCGIFront
 import Foundation
 import GatewayCore
+import GatewayHandlerAPI
 import GatewayServer
 import GatewayText
 import GooglePlay
@@ -117,13 +119,21 @@ package struct StoreGateCLI: Sendable {
     }
 
     /// Prints every problem, errors first, one line each, then a summary; 1 when there is an error (or, with
-    /// `strict`, a warning).
-    func checkConfig(configFile: String, strict: Bool) -> Int32 {
+    /// `strict`, a warning). With `remote`, every catalog object is looked at in the storage too.
+    func checkConfig(configFile: String, strict: Bool, remote: Bool = false) -> Int32 {
         let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
-        do {
+        do throws(ConfigProblems) {
             let application = try load(configFile, runtime: runtime)
+            let catalog = application.existing(LoadCapabilities.catalogKey)
+            let missing = remote ? catalog.map { remoteProblems(configFile, catalog: $0) } ?? [] : []
+            guard missing.isEmpty else { throw ConfigProblems(missing + application.warnings) as ConfigProblems }
             for warning in application.warnings { print(warning.line) }
-            let routes = "\(application.router.routes.count) routes, listening on \(application.server.listen)"
+            var routes = "\(application.router.routes.count) routes, listening on \(application.server.listen)"
+            if remote {
+                let objects =
+                    catalog?.products.filter { $0.content?.relativePath == nil && $0.content != nil }.count ?? 0
+                routes += ", \(objects) storage object" + (objects == 1 ? "" : "s") + " found"
+            }
             guard strict, !application.warnings.isEmpty else {
                 print("\(configFile): OK (\(routes)" + Self.count(application.warnings.count, "warning") + ")")
                 return 0
@@ -139,6 +149,23 @@ package struct StoreGateCLI: Sendable {
                 "\(configFile): " + Self.count(error.errors.count, "error", alone: true)
                     + Self.count(warnings, "warning"))
             return 1
+        }
+    }
+
+    /// The delivery of a CGI gateway, which no nginx follows: it streams local files itself (`x-accel`), and
+    /// redirects to a presigned URL where nginx would have fetched it (`s3-proxy`); the other modes as configured.
+    private func cgiDelivery(_ configFile: String) -> String {
+        var configured = environment["STOREGATE_CONTENT_DELIVERY"]
+        if configured == nil,
+            case .scalar(let text)? = (try? ConfigValue.read(file: configFile, describedAs: ""))?["content"]?[
+                "delivery"]
+        {
+            configured = text
+        }
+        switch configured ?? "x-accel" {
+        case "x-accel": return "stream"
+        case "s3-proxy": return "s3-presigned"
+        case let other: return other
         }
     }
 
@@ -158,7 +185,7 @@ package struct StoreGateCLI: Sendable {
             // No nginx in front follows X-Accel-Redirect here: a CGI gateway streams downloads itself.
             let runtime = GatewayRuntime(stats: GatewayStats(), logger: logger, logControl: logControl)
             let application = try load(
-                configFile, runtime: runtime, overrides: ["STOREGATE_CONTENT_DELIVERY": "stream"])
+                configFile, runtime: runtime, overrides: ["STOREGATE_CONTENT_DELIVERY": cgiDelivery(configFile)])
             logControl.level = application.log.level
             CGIRunner.serve(request, with: application)
         } catch {

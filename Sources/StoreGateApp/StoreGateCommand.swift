@@ -13,7 +13,7 @@ struct StoreGateCommand: ParsableCommand {
         version: "storegate \(StoreGateVersion.current)",
         subcommands: [
             Serve.self, CheckConfig.self, Lookup.self, Grant.self, Ledger.self, Notifications.self, Events.self,
-            Version.self,
+            Content.self, Version.self,
         ]
     )
 
@@ -57,7 +57,12 @@ extension StoreGateCommand {
         @Flag(help: "Exit 1 on a warning too (for CI).")
         var strict = false
 
-        func run(in cli: StoreGateCLI) -> Int32 { cli.checkConfig(configFile: options.config, strict: strict) }
+        @Flag(help: "Also check that every catalog object is in the storage, with the catalog's size (a HEAD each).")
+        var remote = false
+
+        func run(in cli: StoreGateCLI) -> Int32 {
+            cli.checkConfig(configFile: options.config, strict: strict, remote: remote)
+        }
     }
 
     struct Version: StoreGateSubcommand {

@@ -41,6 +41,9 @@ struct GatewaySetup {
     var delivery: String?
     /// The largest file a gateway may write, in bytes (`prlimit --fsize`): a full disk for its ledger.
     var fileSizeLimit: Int?
+    /// A catalog in place of the sample's; with one naming only storage objects, the gateway has no content
+    /// folder at all.
+    var catalog: String?
     /// When set, the deploy/ site's app-account lines are enabled, and a login service in the same nginx
     /// answers for these sessions (`X-App-Session` → account id); others get 401, none is anonymous.
     var nginxAccounts: [String: String]?
@@ -68,6 +71,12 @@ final class Deployment: @unchecked Sendable {
     init(_ setup: GatewaySetup = GatewaySetup()) throws {
         self.setup = setup
         folder = try SampleContent.makeFolder()
+        if let catalog = setup.catalog {
+            try catalog.write(to: folder.appendingPathComponent("catalog.yaml"), atomically: true, encoding: .utf8)
+            if !catalog.contains("content:") {
+                try FileManager.default.removeItem(at: folder.appendingPathComponent("content"))
+            }
+        }
         port = try FreePort.next()
         var upstreams = ["unix:\(folder.appendingPathComponent("storegate.sock").path)"]
         var listenLine = "  listen: \(folder.appendingPathComponent("storegate.sock").path)\n"

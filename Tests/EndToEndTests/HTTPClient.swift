@@ -40,7 +40,9 @@ enum HTTPClient {
         body: [UInt8] = [],
         timeout: Duration = .seconds(10)
     ) throws -> HTTPResponse {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        // A Host among `headers` replaces ours (a signed URL's host names its port).
+        let host = headers.contains { $0.0.lowercased() == "host" } ? "" : "Host: 127.0.0.1\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\n\(host)Connection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"

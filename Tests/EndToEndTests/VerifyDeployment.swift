@@ -53,6 +53,7 @@ final class VerifyDeployment: @unchecked Sendable {
         simSecret: String? = nil,
         environment: [String: String] = [:],
         delivery: String = "x-accel",
+        catalog: String? = nil,
         tokens: String = "tokens:\n  secret: \(VerifyDeployment.tokenSecret)\n",
         gateways: Int = 1,
         ledgerURL: String? = nil,
@@ -114,6 +115,7 @@ final class VerifyDeployment: @unchecked Sendable {
         setup.nginxAccounts = nginxAccounts
         setup.gateways = gateways
         setup.delivery = delivery
+        setup.catalog = catalog
         setup.appStore = appStore
         setup.apple = apple
         setup.server.merge(server) { _, chosen in chosen }

@@ -39,6 +39,51 @@ import Testing
         #expect(catalog.product(id: "a/one.bin") == nil)
     }
 
+    @Test func anObjectInTheStorageComesWithItsSizeAndDigestAndNeedsNoFolder() throws {
+        let folder = try folder()
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("content"))
+        let digest = String(repeating: "ab", count: 32)
+        let catalog = try load(
+            "products:\n  - { id: level.9, type: non-consumable, object: \"levels/9 final+.pak\", size: 1048576, "
+                + "sha256: \(digest), content_type: application/x-pak }\n",
+            in: folder)
+        let content = try #require(catalog.product(id: "level.9")?.content)
+        #expect(content.source == .object("levels/9 final+.pak"))
+        #expect((content.size, content.sha256, content.contentType) == (1_048_576, digest, "application/x-pak"))
+        #expect(content.fileName == "9 final+.pak")
+    }
+
+    @Test func anObjectWithoutItsFactsOrWithAHostileKeyIsAProblem() throws {
+        let folder = try folder()
+        let digest = String(repeating: "0", count: 64)
+        let entries = [
+            "{ id: p0, type: consumable, object: a.bin }",
+            "{ id: p1, type: consumable, object: a.bin, size: -1, sha256: ABC }",
+            "{ id: p2, type: consumable, object: /abs.bin, size: 1, sha256: \(digest) }",
+            "{ id: p3, type: consumable, object: a/../b.bin, size: 1, sha256: \(digest) }",
+            "{ id: p4, type: consumable, object: a//b.bin, size: 1, sha256: \(digest) }",
+            "{ id: p5, type: consumable, object: \"a\\tb\", size: 1, sha256: \(digest) }",
+            "{ id: p6, type: consumable, object: b.bin, content: a/one.bin, size: 1, sha256: \(digest) }",
+        ]
+        #expect {
+            try load("products:\n" + entries.map { "  - \($0)\n" }.joined(), in: folder)
+        } throws: { error in
+            let lines = (error as? ConfigProblems)?.problems.map(\.description) ?? []
+            let expected = [
+                "products[0].size: is required for an object (storegate content measure writes it from the storage)",
+                "products[0].sha256: is required for an object",
+                "products[1].size: must be the object's size in bytes, not \"-1\"",
+                "products[1].sha256: must be the object's SHA-256 in 64 lower-case hex digits",
+                "products[2].object: \"/abs.bin\" must be an object key",
+                "products[3].object: \"a/../b.bin\" must be an object key",
+                "products[4].object: \"a//b.bin\" must be an object key",
+                "products[5].object: \"a\tb\" must be an object key",
+                "products[6].object: names the content a second time: give content or object",
+            ]
+            return expected.allSatisfy { part in lines.contains { $0.contains(part) } }
+        }
+    }
+
     @Test func theVersionFollowsTheContent() throws {
         let folder = try folder()
         let yaml = "products:\n  - { id: one, type: consumable, content: a/one.bin }\n"
