@@ -2,7 +2,8 @@
 # Download benchmark, in one run on one nginx (1 worker):
 #   1. a 100 MiB file: nginx serving it statically (the reference), through storegate with X-Accel-Redirect
 #      (target >= 0.95x static), and streamed by storegate itself (delivery: stream);
-#   2. token downloads per second of a 4 KiB file (X-Accel) versus /v1/catalog;
+#   2. token downloads per second of a 4 KiB file (X-Accel), and of the same file kept in S3 (delivery:
+#      s3-presigned: a 302 to a presigned URL; nothing is fetched, so no storage runs), versus /v1/catalog;
 #   3. storegate's peak RSS while streaming ten 100 MiB downloads at once.
 # With EVENTS=1 each gateway also delivers its events (a content.delivered per download) to an endpoint (nginx
 # answering 204 on 127.0.0.1:18387).
@@ -25,6 +26,11 @@ cat >"$run/catalog.yaml" <<YAML
 products:
   - { id: bench.big, type: non-consumable, title: Big, content: big.bin, content_type: application/octet-stream }
   - { id: bench.small, type: non-consumable, title: Small, content: small.bin, content_type: application/octet-stream }
+YAML
+cat >"$run/catalog-remote.yaml" <<YAML
+products:
+  - { id: bench.big, type: non-consumable, title: Big, object: big.bin, size: $((100 << 20)), sha256: $(sha256sum <"$run/content/big.bin" | cut -d' ' -f1) }
+  - { id: bench.small, type: non-consumable, title: Small, object: small.bin, size: 4096, sha256: $(sha256sum <"$run/content/small.bin" | cut -d' ' -f1) }
 YAML
 cat >"$run/receipts.yaml" <<YAML
 receipts:
@@ -55,8 +61,14 @@ if [ "${EVENTS:-0}" = 1 ]; then
     events_env=(STOREGATE_EVENTS_ENDPOINTS_BENCH_URL=http://127.0.0.1:18387/events
         STOREGATE_EVENTS_ENDPOINTS_BENCH_SECRET=benchmark-events-secret-0123456789)
 fi
-for mode in x-accel stream; do
-    env "${events_env[@]}" STOREGATE_SERVER_LISTEN="$run/$mode.sock" STOREGATE_CONTENT_DELIVERY=$mode STOREGATE_LEDGER_URL="sqlite:$mode.sqlite" \
+s3_env=(STOREGATE_CATALOG_FILE="$run/catalog-remote.yaml" STOREGATE_CONTENT_S3_BUCKET=bench-content
+    STOREGATE_CONTENT_S3_REGION=eu-west-1 STOREGATE_CONTENT_S3_ENDPOINT=http://127.0.0.1:18388
+    STOREGATE_CONTENT_S3_ADDRESSING=path STOREGATE_CONTENT_S3_ACCESS_KEY_ID=AKIABENCHMARK
+    STOREGATE_CONTENT_S3_SECRET_ACCESS_KEY=benchmark/secret/access/key)
+for mode in x-accel stream s3-presigned; do
+    mode_env=()
+    [ "$mode" = s3-presigned ] && mode_env=("${s3_env[@]}")
+    env "${events_env[@]}" "${mode_env[@]}" STOREGATE_SERVER_LISTEN="$run/$mode.sock" STOREGATE_CONTENT_DELIVERY=$mode STOREGATE_LEDGER_URL="sqlite:$mode.sqlite" \
         "$bin/storegate" serve --config "$run/storegate.yaml" 2>"$run/$mode.log" &
     pids+=($!)
     echo $! >"$run/$mode.pid"
@@ -77,6 +89,9 @@ http {
     location /_storegate_content/ { internal; alias $run/content/; } }
   server { listen 127.0.0.1:18386;
     location /v1/ { include /etc/nginx/fastcgi_params; fastcgi_pass stream; fastcgi_keep_conn on; fastcgi_buffering off; } }
+  upstream presigned { server unix:$run/s3-presigned.sock; keepalive 16; }
+  server { listen 127.0.0.1:18384;
+    location /v1/ { include /etc/nginx/fastcgi_params; fastcgi_pass presigned; fastcgi_keep_conn on; } }
   server { listen 127.0.0.1:18387; location = /events { return 204; } }
 }
 CONF
@@ -89,6 +104,12 @@ token() { curl -fs http://127.0.0.1:$1/v1/verify -d "{\"receipt-data\":\"$receip
 big_token=$(token 18385 bench.big)
 small_token=$(token 18385 bench.small)
 stream_token=$(token 18386 bench.big)
+presigned_token=$(token 18384 bench.small)
+answer=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -H "Authorization: Bearer $presigned_token" http://127.0.0.1:18384/v1/download/bench.small)
+case "$answer" in
+"302 http://127.0.0.1:18388/bench-content/small.bin?"*X-Amz-Signature=*) ;;
+*) echo "the presigned gateway answered: $answer"; exit 1 ;;
+esac
 want=$(sha256sum <"$run/content/big.bin" | cut -d' ' -f1)
 for url in "18385/static/big.bin" "18385/v1/download/bench.big" "18386/v1/download/bench.big"; do
     got=$(curl -fs -H "Authorization: Bearer $big_token" "http://127.0.0.1:$url" | sha256sum | cut -d' ' -f1)
@@ -110,6 +131,7 @@ for round in $(seq "$rounds"); do
     connections=64
     measure http://127.0.0.1:18385/v1/catalog >>"$run/samples.catalog"
     measure http://127.0.0.1:18385/v1/download/bench.small -H "Authorization: Bearer $small_token" >>"$run/samples.small"
+    measure http://127.0.0.1:18384/v1/download/bench.small -H "Authorization: Bearer $presigned_token" >>"$run/samples.presigned"
 done
 static=$(median "$run/samples.static")
 accel=$(median "$run/samples.accel")
@@ -121,11 +143,13 @@ printf '| %-46s | %8d | %5s |\n' "storegate, X-Accel-Redirect" "$accel" "$(awk -
 printf '| %-46s | %8d | %5s |\n' "storegate, stream" "$stream" "$(awk -v a="$stream" -v b="$static" 'BEGIN {printf "%.2f", a / b}')"
 read -r cat_rps cat_p99 < <(median "$run/samples.catalog")
 read -r small_rps small_p99 < <(median "$run/samples.small")
+read -r presigned_rps presigned_p99 < <(median "$run/samples.presigned")
 echo
 printf '| %-46s | %10s | %8s | %5s |\n' "64 connections (median of $rounds)" "req/s" "p99 ms" "ratio"
 printf '|%s|%s|%s|%s|\n' "------------------------------------------------" "------------" "----------" "-------"
 printf '| %-46s | %10.0f | %8.2f | %5s |\n' "/v1/catalog" "$cat_rps" "$cat_p99" "1.00"
 printf '| %-46s | %10.0f | %8.2f | %5s |\n' "4 KiB download with a token (X-Accel)" "$small_rps" "$small_p99" "$(awk -v a="$small_rps" -v b="$cat_rps" 'BEGIN {printf "%.2f", a / b}')"
+printf '| %-46s | %10.0f | %8.2f | %5s |\n' "the same in S3, with a token (302 presigned)" "$presigned_rps" "$presigned_p99" "$(awk -v a="$presigned_rps" -v b="$cat_rps" 'BEGIN {printf "%.2f", a / b}')"
 
 # Peak RSS of the streaming gateway: before, and during ten concurrent 100 MiB streams.
 pid=$(cat "$run/stream.pid")
