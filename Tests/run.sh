@@ -28,6 +28,13 @@ if ! python3 -c "import google.auth, requests, googleapiclient" 2>/dev/null; the
     python3 -m pip --version >/dev/null 2>&1 || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null
     PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --disable-pip-version-check google-auth requests google-api-python-client
 fi
+# The S3 and CloudFront side's peers and stand-in: botocore (the AWS SDK's signers, the tests' oracle), moto's S3
+# server (the storage behind Tests/Support/StorageStandin), cryptography (CloudFront's RSA keys).
+if ! python3 -c "import boto3, botocore, cryptography, moto.moto_server.werkzeug_app, werkzeug" 2>/dev/null; then
+    echo "installing the AWS peers: moto[server] boto3 cryptography"
+    python3 -m pip --version >/dev/null 2>&1 || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null
+    PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --disable-pip-version-check "moto[server]" boto3 cryptography
+fi
 # A separate assignment, so a PostgreSQL that cannot be prepared stops the run here (export would hide it).
 if [ -z "${STOREGATE_TEST_POSTGRES_URL:-}" ]; then STOREGATE_TEST_POSTGRES_URL=$(Tests/postgres.sh); fi
 export STOREGATE_TEST_POSTGRES_URL

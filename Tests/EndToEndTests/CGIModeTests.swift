@@ -78,6 +78,44 @@ extension EndToEnd {
             #expect(SampleContent.sha256(whole.body) == SampleContent.issueSHA256)
         }
 
+        @Test func s3ProxyRedirectsToTheStorageWhereNoNginxWouldFetch() throws {
+            var setup = GatewaySetup(routes: [("/v1/download", "download")])
+            setup.extra =
+                "apple:\n  bundle_ids: [\(SampleContent.bundleId)]\ntokens:\n  secret: cgi-token-secret-0123456789\n"
+            setup.delivery = "s3-proxy"
+            let (folder, config) = try SampleContent.makeFolder(config: "cgi.yaml", setup)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try StorageStandIn.catalog.write(
+                to: folder.appendingPathComponent("catalog.yaml"), atomically: true, encoding: .utf8)
+            let ledger = try SQLiteLedger(path: folder.appendingPathComponent("ledger.sqlite").path)
+            _ = try ledger.record(
+                LedgerBatch(
+                    transactions: [
+                        LedgerTransaction(
+                            environment: "Production", bundleId: SampleContent.bundleId,
+                            productId: SampleContent.issueId,
+                            transactionId: "220002", originalTransactionId: "220002", purchaseKey: .original("220002"))
+                    ],
+                    source: .verify, requestId: "test"))
+            let token = DownloadTokens(secret: "cgi-token-secret-0123456789", ttl: 600)
+                .issue(productId: SampleContent.issueId, originalTransactionId: "220002", environment: "Production")
+                .token
+            let storage = [
+                "STOREGATE_CONTENT_S3_BUCKET": StorageStandIn.bucket, "STOREGATE_CONTENT_S3_REGION": "eu-west-1",
+                "STOREGATE_CONTENT_S3_ENDPOINT": "http://127.0.0.1:9000", "STOREGATE_CONTENT_S3_ADDRESSING": "path",
+                "STOREGATE_CONTENT_S3_ACCESS_KEY_ID": "AKIACGI", "STOREGATE_CONTENT_S3_SECRET_ACCESS_KEY": "cgi/secret",
+            ]
+            let answer = try cgi(
+                config: config, uri: "/v1/download/\(SampleContent.issueId)",
+                headers: storage.merging(["HTTP_AUTHORIZATION": "Bearer \(token)"]) { _, new in new })
+            #expect(answer.head.first == "Status: 302 Found", "\(answer.head) \(answer.stderr)")
+            #expect(
+                answer.head.contains {
+                    $0.hasPrefix("Location: http://127.0.0.1:9000/\(StorageStandIn.bucket)/issues/issue%201%2Bfinal.bin?")
+                })
+            #expect(!answer.head.contains { $0.hasPrefix("X-Accel") })
+        }
+
         @Test func theWebServersAccountArrivesInTheEnvironment() throws {
             var setup = GatewaySetup(routes: [("/v1/entitlements", "entitlements")])
             setup.extra =
