@@ -102,6 +102,7 @@ enum ResponseEncoder {
         case 201: "Status: 201 Created\r\n"
         case 204: "Status: 204 No Content\r\n"
         case 206: "Status: 206 Partial Content\r\n"
+        case 302: "Status: 302 Found\r\n"
         case 304: "Status: 304 Not Modified\r\n"
         case 400: "Status: 400 Bad Request\r\n"
         case 401: "Status: 401 Unauthorized\r\n"

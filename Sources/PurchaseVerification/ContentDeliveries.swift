@@ -109,15 +109,15 @@ package struct ContentDeliveries: Sendable {
         return response
     }
 
-    /// A link to the object, minted for this request: a 302 to it, or nginx told to fetch it (`s3-proxy`). A
-    /// HEAD gets a link good for HEAD alone, which delivers nothing, so it records nothing; any other request
-    /// records the grant before the link is made.
+    /// A link to the object, minted for this request: a 302 to it, or nginx told to fetch it (`s3-proxy`). The
+    /// grant is recorded before the link is made, but for a HEAD with a link good for HEAD alone (S3's), which
+    /// delivers nothing; a CloudFront link serves any method, so a HEAD's is recorded too.
     private func link(
         _ head: Head, grant: ContentGrant, request: GatewayRequest, record: (String) throws(GatewayError) -> Void
     ) throws -> GatewayResponse {
         guard let links, case .object(let key) = head.content.source else { throw GatewayError.internalError }
         let method = request.method == .head ? "HEAD" : "GET"
-        if method == "GET" {
+        if method == "GET" || !links.bindsMethod {
             try record(head.content.sha256)
             granted.increment()
         }

@@ -17,6 +17,9 @@ struct RemoteLinks: Sendable {
     /// nginx's internal location that fetches the link (`s3-proxy`); nil when the client is redirected to it.
     let proxyLocation: String?
 
+    /// Whether a link serves only the method it was made for (S3 signs it; CloudFront's canned policy does not).
+    var bindsMethod: Bool { presigner != nil }
+
     /// Reads `link_expires_s` and the signer's section (`s3`, `cloudfront`) of the content section.
     init(section: ConfigReader, signer: Signer, proxyLocation: String?) {
         // SigV4 caps a presigned URL at 7 days.

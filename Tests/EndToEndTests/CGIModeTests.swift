@@ -45,14 +45,8 @@ extension EndToEnd {
             return (head, Array(printed[split.upperBound...]), logged)
         }
 
-        @Test func downloadsAreStreamedEvenWhenTheConfigSaysXAccel() throws {
-            var setup = GatewaySetup(routes: [("/v1/download", "download")])
-            setup.extra =
-                "apple:\n  bundle_ids: [\(SampleContent.bundleId)]\ntokens:\n  secret: cgi-token-secret-0123456789\n"
-            setup.delivery = "x-accel"
-            let (folder, config) = try SampleContent.makeFolder(config: "cgi.yaml", setup)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            // The purchase the token stands for, as verify would have recorded it.
+        /// A token for the sample issue, bought as `original`: the purchase recorded as verify would have.
+        private static func issueBought(in folder: URL, original: String) throws -> String {
             let ledger = try SQLiteLedger(path: folder.appendingPathComponent("ledger.sqlite").path)
             _ = try ledger.record(
                 LedgerBatch(
@@ -60,12 +54,22 @@ extension EndToEnd {
                         LedgerTransaction(
                             environment: "Production", bundleId: SampleContent.bundleId,
                             productId: SampleContent.issueId,
-                            transactionId: "220001", originalTransactionId: "220001", purchaseKey: .original("220001"))
+                            transactionId: original, originalTransactionId: original, purchaseKey: .original(original))
                     ],
                     source: .verify, requestId: "test"))
-            let token = DownloadTokens(secret: "cgi-token-secret-0123456789", ttl: 600)
-                .issue(productId: SampleContent.issueId, originalTransactionId: "220001", environment: "Production")
+            return DownloadTokens(secret: "cgi-token-secret-0123456789", ttl: 600)
+                .issue(productId: SampleContent.issueId, originalTransactionId: original, environment: "Production")
                 .token
+        }
+
+        @Test func downloadsAreStreamedEvenWhenTheConfigSaysXAccel() throws {
+            var setup = GatewaySetup(routes: [("/v1/download", "download")])
+            setup.extra =
+                "apple:\n  bundle_ids: [\(SampleContent.bundleId)]\ntokens:\n  secret: cgi-token-secret-0123456789\n"
+            setup.delivery = "x-accel"
+            let (folder, config) = try SampleContent.makeFolder(config: "cgi.yaml", setup)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let token = try Self.issueBought(in: folder, original: "220001")
             let answer = try cgi(
                 config: config, uri: "/v1/download/\(SampleContent.issueId)",
                 headers: ["HTTP_AUTHORIZATION": "Bearer \(token)", "HTTP_RANGE": "bytes=10-19"])
@@ -87,19 +91,7 @@ extension EndToEnd {
             defer { try? FileManager.default.removeItem(at: folder) }
             try StorageStandIn.catalog.write(
                 to: folder.appendingPathComponent("catalog.yaml"), atomically: true, encoding: .utf8)
-            let ledger = try SQLiteLedger(path: folder.appendingPathComponent("ledger.sqlite").path)
-            _ = try ledger.record(
-                LedgerBatch(
-                    transactions: [
-                        LedgerTransaction(
-                            environment: "Production", bundleId: SampleContent.bundleId,
-                            productId: SampleContent.issueId,
-                            transactionId: "220002", originalTransactionId: "220002", purchaseKey: .original("220002"))
-                    ],
-                    source: .verify, requestId: "test"))
-            let token = DownloadTokens(secret: "cgi-token-secret-0123456789", ttl: 600)
-                .issue(productId: SampleContent.issueId, originalTransactionId: "220002", environment: "Production")
-                .token
+            let token = try Self.issueBought(in: folder, original: "220002")
             let storage = [
                 "STOREGATE_CONTENT_S3_BUCKET": StorageStandIn.bucket, "STOREGATE_CONTENT_S3_REGION": "eu-west-1",
                 "STOREGATE_CONTENT_S3_ENDPOINT": "http://127.0.0.1:9000", "STOREGATE_CONTENT_S3_ADDRESSING": "path",

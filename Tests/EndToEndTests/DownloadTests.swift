@@ -14,6 +14,14 @@ extension EndToEnd {
             ])
         }
 
+        /// Apple now reports the issue bought as `original` refunded; a new verification records it.
+        static func refund(_ gateway: VerifyDeployment, original: String) throws {
+            let refunded = try gateway.verify(
+                try gateway.receipt(
+                    transactions: [Receipt.transaction(SampleContent.issueId, original, cancelled: "-1m")]))
+            #expect(refunded.entitlementProducts.isEmpty)
+        }
+
         static func token(_ gateway: VerifyDeployment, receipt: String) throws -> String {
             let answer = try gateway.verify(receipt)
             #expect(answer.status == 200, "\(answer.text)")
@@ -161,11 +169,7 @@ extension EndToEnd {
             let receipt = try Self.buyer(gateway, original: "160001")
             let token = try Self.token(gateway, receipt: receipt)
             #expect(try gateway.download(SampleContent.issueId, token: token).status == 200)
-            // Apple now reports the purchase refunded; a new verification records it.
-            let refunded = try gateway.verify(
-                try gateway.receipt(
-                    transactions: [Receipt.transaction(SampleContent.issueId, "160001", cancelled: "-1m")]))
-            #expect(refunded.entitlementProducts.isEmpty)
+            try Self.refund(gateway, original: "160001")
             let blocked = try gateway.download(SampleContent.issueId, token: token)
             #expect(blocked.status == 403)
             #expect(blocked.errorCode == "not_entitled")

@@ -74,7 +74,7 @@ final class StorageStandIn: @unchecked Sendable {
     }
 
     /// `content.s3` in the environment.
-    var s3Environment: [String: String] {
+    private var s3Environment: [String: String] {
         [
             "STOREGATE_CONTENT_S3_BUCKET": Self.bucket, "STOREGATE_CONTENT_S3_REGION": Self.region,
             "STOREGATE_CONTENT_S3_ENDPOINT": "http://127.0.0.1:\(s3Port)", "STOREGATE_CONTENT_S3_ADDRESSING": "path",
