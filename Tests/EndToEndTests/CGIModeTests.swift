@@ -103,7 +103,8 @@ extension EndToEnd {
             #expect(answer.head.first == "Status: 302 Found", "\(answer.head) \(answer.stderr)")
             #expect(
                 answer.head.contains {
-                    $0.hasPrefix("Location: http://127.0.0.1:9000/\(StorageStandIn.bucket)/issues/issue%201%2Bfinal.bin?")
+                    $0.hasPrefix(
+                        "Location: http://127.0.0.1:9000/\(StorageStandIn.bucket)/issues/issue%201%2Bfinal.bin?")
                 })
             #expect(!answer.head.contains { $0.hasPrefix("X-Accel") })
         }
