@@ -19,7 +19,7 @@ struct GatewaySetup {
     /// The handlers that answer with content, whose routes nginx gives a location that lets X-Accel-Redirect
     /// through, as the deploy/ site's `/v1/download/` (every other location ignores it).
     static let contentHandlers: Set = [
-        "download", "fixture-content", "stashing-content", "upgrade", "caching", "entitlement-echo",
+        "download", "fixture-content", "stashing-content", "upgrade", "caching", "entitlement-echo", "remote-probe",
     ]
     /// More keys of a route's entry, by path, in YAML flow syntax (`rate_per_s: 2`).
     var routeOptions: [String: String] = [:]

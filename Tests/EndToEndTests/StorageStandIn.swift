@@ -18,14 +18,21 @@ final class StorageStandIn: @unchecked Sendable {
     let cdnPort: Int
     let folder: URL
     private let process: ManagedProcess
-    private let privateKeyPEM: String
+    let privateKeyPEM: String
 
-    init() throws {
+    /// A stand-in holding the sample issue and `objects` (by key) besides.
+    init(objects: [String: [UInt8]] = [:]) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "storegate-storage-\(UUID().uuidString.prefix(8))")
         let seed = folder.appendingPathComponent("seed/issues")
         try FileManager.default.createDirectory(at: seed, withIntermediateDirectories: true)
         try Data(SampleContent.issueBytes).write(to: folder.appendingPathComponent("seed/\(Self.issueKey)"))
+        for (key, bytes) in objects {
+            let file = folder.appendingPathComponent("seed/\(key)")
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: file)
+        }
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         privateKeyPEM = key.pemRepresentation
         let publicKey = folder.appendingPathComponent("cdn-public.pem")

@@ -96,7 +96,54 @@ enum Attacks {
     static let all =
         servingFiles + grantingPurchases + lookingUpOthers + readingSecrets + escapingEntitlements
         + verifyingAndServing + forgingTheSeam + hidingFromTheRegistry + [writtenByAMacro] + reachingThroughAPackage
-        + cSpellings + placingCode + hookingTheGateway + hookingTheLedger
+        + cSpellings + placingCode + hookingTheGateway + hookingTheLedger + reachingTheStorage
+
+    /// Content in object storage: a module that reads the URL nginx is to fetch, points nginx at one of its
+    /// own, finds a product's object key, or signs a link with the storage's key itself.
+    static let reachingTheStorage = [
+        Attack(
+            name: "reaching the storage: the signed URL an s3-proxy answer has nginx fetch",
+            source: """
+                func fetched(_ response: GatewayResponse) -> String? { response.delivery?.webServerTarget?.fetch }
+                """,
+            refusedBy: .compiler, refusal: "'delivery' is inaccessible due to 'package' protection level"),
+        Attack(
+            name: "reaching the storage: nginx sent to fetch a URL of the module's choosing",
+            source: """
+                let pointed = ContentDelivery(
+                    .webServerFetch(uri: "/_storegate_remote/", url: "http://169.254.169.254/latest/meta-data/"),
+                    exchange: 1)
+                """,
+            refusedBy: .compiler, refusal: "cannot find 'ContentDelivery' in scope"),
+        Attack(
+            name: "reaching the storage: a product's object key",
+            source: """
+                func key(of product: Product) -> String? {
+                    guard case .object(let key)? = product.content?.source else { return nil }
+                    return key
+                }
+                """,
+            refusedBy: .compiler, refusal: "is inaccessible due to 'package' protection level"),
+        Attack(
+            name: "reaching the storage: a presigned link of the module's own making",
+            source: """
+                import ContentStorage
+                let bucket = S3Bucket(
+                    scheme: "https", host: "s3.amazonaws.com", port: nil, name: "b", region: "us-east-1", addressing: .path)
+                let link = S3Presigner(bucket: bucket, credentials: S3Credentials(accessKeyId: "a", secretAccessKey: "s"))
+                    .url("GET", key: "levels/9.pak", at: Date(), expires: 604_800)
+                """,
+            refusedBy: .registry, refusal: "names ContentStorage, a module of this package",
+            dependencies: ["ContentStorage"]),
+        Attack(
+            name: "reaching the storage: the gateway's own presigner from the content section",
+            source: """
+                import ContentStorage
+                func presigner(_ setup: HandlerSetup) -> S3Presigner? { StorageSettings.presigner(setup.config) }
+                """,
+            refusedBy: .registry, refusal: "names ContentStorage, a module of this package",
+            dependencies: ["ContentStorage"]),
+    ]
 
     /// A twenty-seventh reviewer's, each of which compiled and passed the check, and held at run time only because
     /// nothing in the gateway happened to print the values: a conformance of the gateway's types to a protocol

@@ -3,11 +3,14 @@ import Foundation
 /// Runs the registry's check of handler modules (HandlerRegistryGenerator, as the build plugin runs it) on a
 /// plugin's source, declared with `dependencies` on the package's modules.
 struct RegistryCheck {
-    /// The package's modules, as the build plugin lists them (those an attack would reach for).
+    /// The package's modules, as the build plugin lists them (every target of the package; those an attack would
+    /// reach for). ContentStorage (the storage's keys and signers) and the store clients were missing, so an
+    /// attack that imports them was checked against a list the real build does not use.
     static let packageModules = [
         "GatewayHandlerAPI", "GatewayCore", "GatewayText", "GatewayConcurrency", "GatewayServer", "ConfigYAML",
         "ProductCatalog", "PurchaseLedger", "PurchaseVerification", "AppStoreReceipts", "AppStoreServerAPI",
         "AppStoreSignedData", "ByteCoding", "FastCGIFront", "StoreGateApp", "CFastCGI", "CLibPQ", "AppStoreSim",
+        "ContentStorage", "StoreHTTP", "GooglePlay", "GooglePlayAPI", "PurchaseEvents",
     ]
 
     /// Runs the check with `source` as the handler module, declared with `dependencies` on the package's modules,

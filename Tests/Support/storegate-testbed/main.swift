@@ -26,6 +26,7 @@ let status = StoreGateCLI.main(
             .module(RequestRewritingHandler.self),
             .module(EnvironmentChangingHandler.self), .module(EntitlementKeepingHandler.self),
             .module(RepeatingContentHandler.self), .module(TracingHandler.self),
+            .module(RemoteProbeHandler.self),
         ]).adding(ownNeeds)
     }, stores: StoreGateCLI.compiledInStores + [FixtureVerification.self])
 exit(status)
