@@ -18,12 +18,18 @@ enum ResponseEncoder {
     ) -> Result {
         let known = statusLine(response.status)
         let target = response.delivery?.webServerTarget
-        let (redirect, fetch) = (target?.uri, target?.fetch)
+        let (redirect, fetch, location) = (target?.uri, target?.fetch, response.delivery?.redirectURL)
         return response.headers.lines.withUnsafeBufferPointer { lines in
             var capacity = (known?.utf8CodeUnitCount ?? 40) + "Content-Length: \r\n\r\n".utf8.count + 20 + lines.count
             if let id = requestId { capacity += "X-Request-Id: \r\n".utf8.count + id.utf8.count }
             if let redirect { capacity += "X-Accel-Redirect: \r\n".utf8.count + redirect.utf8.count }
-            if let fetch { capacity += "X-Accel-StoreGate-Fetch: \r\n".utf8.count + fetch.utf8.count }
+            if let location { capacity += "Location: \r\n".utf8.count + location.utf8.count }
+            if let fetch {
+                capacity += "X-Accel-StoreGate-Fetch: \r\n".utf8.count + fetch.url.utf8.count
+                for header in fetch.headers {
+                    capacity += "X-Accel-StoreGate-: \r\n".utf8.count + header.name.utf8.count + header.value.utf8.count
+                }
+            }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
                 var writer = Writer(cursor: buffer.baseAddress!)
                 if let known {
@@ -33,7 +39,13 @@ enum ResponseEncoder {
                 }
                 writer.put(bytes: lines)
                 if let redirect { writer.putLine("X-Accel-Redirect: ", redirect) }
-                if let fetch { writer.putLine("X-Accel-StoreGate-Fetch: ", fetch) }
+                if let location { writer.putLine("Location: ", location) }
+                if let fetch {
+                    writer.putLine("X-Accel-StoreGate-Fetch: ", fetch.url)
+                    for header in fetch.headers where ResponseHeaders.isToken(header.name) {
+                        writer.putLine("X-Accel-StoreGate-", header.name, header.value)
+                    }
+                }
                 if let id = requestId { writer.putLine("X-Request-Id: ", id) }
                 if response.status != 304 {
                     writer.put("Content-Length: ")
@@ -60,6 +72,16 @@ enum ResponseEncoder {
         mutating func putLine(_ name: StaticString, _ value: String) {
             guard ResponseHeaders.canCarry(value) else { return }
             put(name)
+            put(value)
+            put("\r\n")
+        }
+
+        /// `prefix` and `name` (a header name), a colon, `value` and a line end; nothing when `value` holds CR or LF.
+        mutating func putLine(_ prefix: StaticString, _ name: String, _ value: String) {
+            guard ResponseHeaders.canCarry(value) else { return }
+            put(prefix)
+            put(name)
+            put(": ")
             put(value)
             put("\r\n")
         }

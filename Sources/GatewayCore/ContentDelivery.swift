@@ -7,10 +7,12 @@ package struct ContentDelivery: Sendable, Equatable, CustomReflectable {
         case file(FileSlice)
         /// The web server sends the file at this URI of its internal content location.
         case webServer(uri: String)
-        /// The web server fetches `url` (a signed storage URL) itself from its internal location at `uri` and
-        /// passes the answer on (`X-Accel-Redirect` with `X-Accel-StoreGate-Fetch`): the client never sees
-        /// the storage's URL.
-        case webServerFetch(uri: String, url: String)
+        /// The web server makes `fetch` itself from its internal location at `uri` and passes the answer on
+        /// (`X-Accel-Redirect` with `X-Accel-StoreGate-*`): the client never sees the storage's URL.
+        case webServerFetch(uri: String, fetch: WebServerFetch)
+        /// The client is sent to this URL (a link minted for this request), as the `Location` of the answer:
+        /// carried here, not among the headers, so that an answer kept by a handler is refused as any kept content.
+        case redirect(url: String)
     }
 
     package let body: Body
@@ -26,13 +28,18 @@ package struct ContentDelivery: Sendable, Equatable, CustomReflectable {
     /// the catalog's mirror keeps it (a twenty-fifth reviewer found the path in a content answer's mirror).
     package var customMirror: Mirror { Mirror(self, children: [:]) }
 
-    /// The `X-Accel-Redirect` URI and, when the web server fetches from the storage, the URL it fetches.
-    package var webServerTarget: (uri: String, fetch: String?)? {
+    /// The `X-Accel-Redirect` URI and, when the web server fetches from the storage, what it fetches.
+    package var webServerTarget: (uri: String, fetch: WebServerFetch?)? {
         switch body {
-        case .file: nil
+        case .file, .redirect: nil
         case .webServer(let uri): (uri, nil)
-        case .webServerFetch(let uri, let url): (uri, url)
+        case .webServerFetch(let uri, let fetch): (uri, fetch)
         }
+    }
+
+    /// The URL the client is sent to, when the content is a link.
+    package var redirectURL: String? {
+        if case .redirect(let url) = body { url } else { nil }
     }
 
     /// The file range, when the transport sends the bytes.

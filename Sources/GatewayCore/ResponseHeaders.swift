@@ -88,10 +88,11 @@ public struct ResponseHeaders: Sendable, ExpressibleByArrayLiteral {
     /// file or fetch another URL: nginx's `X-Accel-*` (`X-Accel-Redirect`), Apache's and lighttpd's `X-Sendfile*`
     /// (`X-Sendfile2`, `X-Sendfile-Temporary`), lighttpd's `X-LIGHTTPD-*` (`X-LIGHTTPD-send-file`), LiteSpeed's
     /// `X-LiteSpeed-*` (`X-LiteSpeed-Location`), H2O's and Perlbal's `X-Reproxy-*` (`X-Reproxy-URL`). Compared
-    /// case-insensitively, as web servers read them.
+    /// case-insensitively and with `_` as `-`, as web servers read them (nginx's `$upstream_http_x_accel_…` finds
+    /// `X_Accel_…` as well; found by a forty-third reviewer steering s3-proxy's fetch with it).
     package static func instructsWebServer(_ name: String) -> Bool {
         guard name.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "x") }) == true else { return false }
-        let lowered = name.lowercased()
+        let lowered = String(name.lowercased().map { $0 == "_" ? "-" : $0 })
         return ["x-accel-", "x-sendfile", "x-lighttpd-", "x-litespeed-", "x-reproxy-"].contains {
             lowered.hasPrefix($0)
         }

@@ -58,6 +58,8 @@ package final class Exchange: AnsweredExchange, CustomReflectable {
         var response = response
         dropLocalRedirect(from: &response)
         if response.delivery != nil { response.headers = response.headers.forContent() }
+        // A link's Location is the delivery's; a handler's own would be sent first, and followed.
+        if response.delivery?.redirectURL != nil { response.headers = response.headers.removing("Location") }
         return response
     }
 

@@ -52,6 +52,11 @@ package enum CatalogLoader {
         let title = entry.string("title", default: "")
         let description = entry.string("description", default: "")
         let contentType = entry.string("content_type", default: "application/octet-stream")
+        // A header's value and a signed link's parameter: a line break would split an answer (found by a
+        // forty-third reviewer asking the storage for one).
+        if contentType.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+            entry.report("content_type", "must be a media type such as application/pdf, with no control characters")
+        }
         var content: Product.Content?
         if let relative = entry.string("content") {
             if entry.value("object") != nil {
@@ -92,7 +97,7 @@ package enum CatalogLoader {
         {
             entry.report(
                 "object",
-                "\"\(key)\" must be an object key such as levels/9.pak (no leading /, no empty, . or .. part, no control characters, at most 1024 bytes)"
+                "\(String(reflecting: key)) must be an object key such as levels/9.pak (no leading /, no empty, . or .. part, no control characters, at most 1024 bytes)"
             )
             return nil
         }

@@ -56,10 +56,11 @@ package struct CatalogObjects {
     /// over the old.
     package func write(to path: String? = nil) throws(Problem) {
         let target = path ?? file
-        let temporary = target + ".storegate-\(getpid()).tmp"
+        // A name no one can guess, created afresh (never through a link someone left there).
+        let temporary = target + ".storegate-\(UUID().uuidString).tmp"
         do {
             let text = try Yams.serialize(node: document, width: -1, allowUnicode: true, sortKeys: false)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary), options: .withoutOverwriting)
             guard rename(temporary, target) == 0 else {
                 throw Problem(message: "cannot replace \(target): \(String(cString: strerror(errno)))")
             }

@@ -121,20 +121,23 @@ package struct ContentDeliveries: Sendable {
             try record(head.content.sha256)
             granted.increment()
         }
-        let url = try links.url(
-            method, key: key, contentDisposition: head.disposition, contentType: head.content.contentType)
-        guard let proxyLocation = links.proxyLocation else {
-            // 302, not 307: the link is signed for GET, and a 307 would have the client repeat a POST download
-            // (its receipt in the body) at the storage, which refuses it and must never see the receipt. Never
-            // cached: each buyer's link is their own, minted for this request.
-            return GatewayResponse(
-                status: 302,
-                headers: [
-                    ("Location", url), ("Cache-Control", "private, no-store"), ("Referrer-Policy", "no-referrer"),
-                ])
+        if let proxyLocation = links.proxyLocation {
+            let fetch = try links.fetch(
+                method, key: key, contentDisposition: head.disposition, contentType: head.content.contentType)
+            var response = GatewayResponse(status: 200, headers: head.headers)
+            response.delivery = ContentDelivery(
+                .webServerFetch(uri: proxyLocation, fetch: fetch), exchange: grant.exchange)
+            return response
         }
-        var response = GatewayResponse(status: 200, headers: head.headers)
-        response.delivery = ContentDelivery(.webServerFetch(uri: proxyLocation, url: url), exchange: grant.exchange)
+        let url = try links.url(
+            method, key: key, contentDisposition: head.disposition, contentType: head.content.contentType,
+            until: grant.expiresAt)
+        // 302, not 307: the link is signed for GET, and a 307 would have the client repeat a POST download (its
+        // receipt in the body) at the storage, which refuses it and must never see the receipt. The link is the
+        // answer's content (the front writes it as Location): an answer a handler keeps for another request is
+        // refused, as any content is, and it leaves with content's Cache-Control.
+        var response = GatewayResponse(status: 302, headers: [("Referrer-Policy", "no-referrer")])
+        response.delivery = ContentDelivery(.redirect(url: url), exchange: grant.exchange)
         return response
     }
 

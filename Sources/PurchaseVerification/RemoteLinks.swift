@@ -35,16 +35,31 @@ struct RemoteLinks: Sendable {
         self.proxyLocation = proxyLocation
     }
 
-    /// The URL of `key` for `method` (GET or HEAD), from now; S3 answers with `contentDisposition` and
-    /// `contentType` (a CloudFront link serves the object's own).
-    func url(_ method: String, key: String, contentDisposition: String, contentType: String) throws -> String {
+    /// The URL of `key` for `method` (GET or HEAD), good from now for `link_expires_s`, or until `until` when that
+    /// is sooner (a subscription's period ends): S3 answers with `contentDisposition` and `contentType` (a
+    /// CloudFront link serves the object's own).
+    func url(
+        _ method: String, key: String, contentDisposition: String, contentType: String, until: Date? = nil
+    ) throws -> String {
         let now = Date()
+        let left = until.map { max(1, Int($0.timeIntervalSince(now).rounded(.down))) } ?? lifetime
         if let presigner {
             return presigner.url(
-                method, key: key, at: now, expires: lifetime, contentDisposition: contentDisposition,
+                method, key: key, at: now, expires: min(lifetime, left), contentDisposition: contentDisposition,
                 contentType: contentType)
         }
         guard let cloudFront else { throw GatewayError.internalError }
-        return try cloudFront.url(key: key, expiresAt: now.addingTimeInterval(TimeInterval(lifetime)))
+        return try cloudFront.url(key: key, expiresAt: now.addingTimeInterval(TimeInterval(min(lifetime, left))))
+    }
+
+    /// The request nginx makes for `key` (s3-proxy), signed in its headers so that its URL, which nginx logs when
+    /// the fetch fails, opens nothing.
+    func fetch(_ method: String, key: String, contentDisposition: String, contentType: String) throws
+        -> WebServerFetch
+    {
+        guard let presigner else { throw GatewayError.internalError }
+        let signed = presigner.signedRequest(
+            method, key: key, at: Date(), contentDisposition: contentDisposition, contentType: contentType)
+        return WebServerFetch(url: signed.url, headers: signed.headers.map { WebServerFetch.Header($0.name, $0.value) })
     }
 }

@@ -74,6 +74,38 @@ import _CryptoExtras
         #expect(ours == theirs)
     }
 
+    /// The request nginx makes with s3-proxy, signed in its headers: botocore's `S3SigV4Auth` adds the same
+    /// headers to the same request.
+    @Test func headerSignedRequestsAreBotocores() async throws {
+        let ours = Self.s3Cases.map { c in
+            let endpoint = URL(string: c.endpoint ?? S3Bucket.awsEndpoint(region: c.region))!
+            return S3Presigner(
+                bucket: S3Bucket(
+                    scheme: endpoint.scheme!, host: endpoint.host!, port: endpoint.port, name: c.bucket,
+                    region: c.region, addressing: c.addressing),
+                credentials: S3Credentials(
+                    accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+                    sessionToken: c.token)
+            ).signedRequest(
+                c.method, key: c.key, at: Date(timeIntervalSince1970: TimeInterval(c.at)),
+                contentDisposition: c.disposition, contentType: c.type)
+        }
+        let theirs = try await Self.peerObjects(
+            zip(ours, Self.s3Cases).map { request, c in
+                let values: [String: Any?] = [
+                    "kind": "s3-request", "at": c.at, "region": c.region, "url": request.url, "method": c.method,
+                    "access_key_id": "AKIDEXAMPLE", "secret_access_key": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+                    "session_token": c.token,
+                ]
+                return values.compactMapValues { $0 }
+            })
+        for (request, headers) in zip(ours, theirs) {
+            #expect(Dictionary(uniqueKeysWithValues: request.headers.map { ($0.name, $0.value) }) == headers)
+            #expect(!request.url.contains("X-Amz-"))
+        }
+        #expect(theirs.count == Self.s3Cases.count)
+    }
+
     @Test func cloudFrontURLsAreBotocores() async throws {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let cases: [(base: String, key: String, expiresAt: Int)] = [
@@ -104,6 +136,15 @@ import _CryptoExtras
 
     /// What the peer (Tests/Support/StorageStandin/aws_signers.py) makes for `cases`.
     static func peer(_ cases: [[String: Any]]) async throws -> [String] {
+        try await peerAnswers(cases).map { $0 as? String ?? "" }
+    }
+
+    /// The header sets the peer adds for `cases`.
+    static func peerObjects(_ cases: [[String: Any]]) async throws -> [[String: String]] {
+        try await peerAnswers(cases).map { $0 as? [String: String] ?? [:] }
+    }
+
+    static func peerAnswers(_ cases: [[String: Any]]) async throws -> [Any] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../Support/StorageStandin/aws_signers.py").standardizedFileURL.path
         let input = try JSONSerialization.data(withJSONObject: cases)
@@ -118,7 +159,7 @@ import _CryptoExtras
         let printed = stdout.fileHandleForReading.readDataToEndOfFile()
         let complained = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0, let urls = try JSONSerialization.jsonObject(with: printed) as? [String]
+        guard process.terminationStatus == 0, let urls = try JSONSerialization.jsonObject(with: printed) as? [Any]
         else {
             throw PeerFailed(description: "aws_signers.py failed: " + String(decoding: complained, as: UTF8.self))
         }

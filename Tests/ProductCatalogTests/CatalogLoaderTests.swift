@@ -77,7 +77,7 @@ import Testing
                 "products[2].object: \"/abs.bin\" must be an object key",
                 "products[3].object: \"a/../b.bin\" must be an object key",
                 "products[4].object: \"a//b.bin\" must be an object key",
-                "products[5].object: \"a\tb\" must be an object key",
+                "products[5].object: \"a\\tb\" must be an object key",
                 "products[6].object: names the content a second time: give content or object",
             ]
             return expected.allSatisfy { part in lines.contains { $0.contains(part) } }

@@ -8,6 +8,10 @@ Reads a JSON list of cases on stdin and prints the JSON list of their URLs, in o
      "bucket": B, "key": K, "method": "GET"|"HEAD", "content_disposition": CD (optional),
      "content_type": CT (optional), "expires": SECONDS}
         -> boto3's generate_presigned_url for get_object / head_object, signed at "at"
+    {"kind": "s3-request", "at": UNIX_SECONDS, "region": R, "url": URL, "method": "GET"|"HEAD",
+     "access_key_id": ID, "secret_access_key": SECRET, "session_token": TOKEN (optional)}
+        -> botocore's S3SigV4Auth on that request, its body unsigned (payload_signing_enabled: false): the
+           JSON object of the headers it adds
     {"kind": "cloudfront", "url": URL, "key_pair_id": KID, "private_key_pem": PEM (PKCS#1 or PKCS#8),
      "expires_at": UNIX_SECONDS}
         -> botocore's CloudFrontSigner canned-policy URL
@@ -19,7 +23,10 @@ from datetime import datetime, timezone
 from unittest import mock
 
 import boto3
+from botocore.auth import S3SigV4Auth
+from botocore.awsrequest import AWSRequest
 from botocore.config import Config
+from botocore.credentials import Credentials
 from botocore.signers import CloudFrontSigner
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding
@@ -52,6 +59,16 @@ def s3_url(case):
                                              ExpiresIn=case["expires"])
 
 
+def s3_request_headers(case):
+    request = AWSRequest(method=case["method"], url=case["url"])
+    request.context["client_config"] = Config(s3={"payload_signing_enabled": False})
+    credentials = Credentials(case["access_key_id"], case["secret_access_key"], case.get("session_token"))
+    at = datetime.fromtimestamp(case["at"], timezone.utc).replace(tzinfo=None)
+    with mock.patch("botocore.auth.get_current_datetime", return_value=at):
+        S3SigV4Auth(credentials, "s3", case["region"]).add_auth(request)
+    return dict(request.headers.items())
+
+
 def cloudfront_url(case):
     private_key = serialization.load_pem_private_key(case["private_key_pem"].encode(), password=None)
     signer = CloudFrontSigner(case["key_pair_id"],
@@ -60,7 +77,7 @@ def cloudfront_url(case):
                                          date_less_than=datetime.fromtimestamp(case["expires_at"], timezone.utc))
 
 
-SIGNERS = {"s3": s3_url, "cloudfront": cloudfront_url}
+SIGNERS = {"s3": s3_url, "s3-request": s3_request_headers, "cloudfront": cloudfront_url}
 
 json.dump([SIGNERS[case["kind"]](case) for case in json.load(sys.stdin)], sys.stdout)
 sys.stdout.write("\n")
