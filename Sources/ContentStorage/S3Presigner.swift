@@ -22,29 +22,16 @@ package struct S3Presigner: Sendable, CustomReflectable {
     package func signedRequest(
         _ method: String, key: String, at date: Date, contentDisposition: String? = nil, contentType: String? = nil
     ) -> (url: String, headers: [(name: String, value: String)]) {
-        let (stamp, day) = SigV4.timestamp(date)
-        let scope = SigV4.Scope(day: day, region: bucket.region, service: "s3")
-        let path = bucket.path(of: key)
-        var query: [(name: String, value: String)] = []
-        if let contentDisposition { query.append(("response-content-disposition", contentDisposition)) }
-        if let contentType { query.append(("response-content-type", contentType)) }
+        let request = Request(self, key: key, at: date, contentDisposition, contentType)
         var headers: [(name: String, value: String)] = [
-            ("X-Amz-Content-SHA256", SigV4.unsignedPayload), ("X-Amz-Date", stamp),
+            ("X-Amz-Content-SHA256", SigV4.unsignedPayload), ("X-Amz-Date", request.stamp),
         ]
         if let token = credentials.sessionToken { headers.append(("X-Amz-Security-Token", token)) }
-        let canonical = SigV4.canonicalRequest(
-            method: method, path: path, query: query, headers: [("host", bucket.hostHeader)] + headers,
-            payloadHash: SigV4.unsignedPayload)
-        let signature = SigV4.signature(
-            SigV4.stringToSign(canonicalRequest: canonical.text, stamp: stamp, scope: scope),
-            key: SigV4.signingKey(secret: credentials.secretAccessKey, scope: scope))
+        let (signature, signedHeaders) = request.sign(method, headers: headers)
         let authorization =
-            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyId)/\(scope.text), "
-            + "SignedHeaders=\(canonical.signedHeaders), Signature=\(signature)"
-        let text = query.map { "\(SigV4.encode($0.name))=\(SigV4.encode($0.value))" }.joined(separator: "&")
-        return (
-            "\(bucket.origin)\(path)\(text.isEmpty ? "" : "?" + text)", [("Authorization", authorization)] + headers
-        )
+            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyId)/\(request.scope.text), "
+            + "SignedHeaders=\(signedHeaders), Signature=\(signature)"
+        return (request.url, [("Authorization", authorization)] + headers)
     }
 
     /// A URL good for `method` (GET or HEAD) on the object `key` from `date` for `expires` seconds, asking S3 to
@@ -53,26 +40,52 @@ package struct S3Presigner: Sendable, CustomReflectable {
         _ method: String, key: String, at date: Date, expires: Int, contentDisposition: String? = nil,
         contentType: String? = nil
     ) -> String {
-        let (stamp, day) = SigV4.timestamp(date)
-        let scope = SigV4.Scope(day: day, region: bucket.region, service: "s3")
-        let path = bucket.path(of: key)
+        var request = Request(self, key: key, at: date, contentDisposition, contentType)
         // botocore's order: the operation's own parameters, then the authentication's, the signature last.
-        var query: [(name: String, value: String)] = []
-        if let contentDisposition { query.append(("response-content-disposition", contentDisposition)) }
-        if let contentType { query.append(("response-content-type", contentType)) }
-        query += [
-            ("X-Amz-Algorithm", "AWS4-HMAC-SHA256"), ("X-Amz-Credential", "\(credentials.accessKeyId)/\(scope.text)"),
-            ("X-Amz-Date", stamp), ("X-Amz-Expires", String(expires)), ("X-Amz-SignedHeaders", "host"),
+        request.query += [
+            ("X-Amz-Algorithm", "AWS4-HMAC-SHA256"),
+            ("X-Amz-Credential", "\(credentials.accessKeyId)/\(request.scope.text)"), ("X-Amz-Date", request.stamp),
+            ("X-Amz-Expires", String(expires)), ("X-Amz-SignedHeaders", "host"),
         ]
-        if let token = credentials.sessionToken { query.append(("X-Amz-Security-Token", token)) }
-        let canonical = SigV4.canonicalRequest(
-            method: method, path: path, query: query, headers: [("host", bucket.hostHeader)],
-            payloadHash: SigV4.unsignedPayload)
-        let signature = SigV4.signature(
-            SigV4.stringToSign(canonicalRequest: canonical.text, stamp: stamp, scope: scope),
-            key: SigV4.signingKey(secret: credentials.secretAccessKey, scope: scope))
-        query.append(("X-Amz-Signature", signature))
-        let text = query.map { "\(SigV4.encode($0.name))=\(SigV4.encode($0.value))" }.joined(separator: "&")
-        return "\(bucket.origin)\(path)?\(text)"
+        if let token = credentials.sessionToken { request.query.append(("X-Amz-Security-Token", token)) }
+        request.query.append(("X-Amz-Signature", request.sign(method, headers: []).signature))
+        return request.url
+    }
+
+    /// One request on an object: its path, its query (S3's `response-content-*` first), its time and scope.
+    private struct Request {
+        let presigner: S3Presigner
+        let path: String
+        let stamp: String
+        let scope: SigV4.Scope
+        var query: [(name: String, value: String)] = []
+
+        init(_ presigner: S3Presigner, key: String, at date: Date, _ disposition: String?, _ type: String?) {
+            self.presigner = presigner
+            let (stamp, day) = SigV4.timestamp(date)
+            (self.stamp, path) = (stamp, presigner.bucket.path(of: key))
+            scope = SigV4.Scope(day: day, region: presigner.bucket.region, service: "s3")
+            if let disposition { query.append(("response-content-disposition", disposition)) }
+            if let type { query.append(("response-content-type", type)) }
+        }
+
+        /// The signature of the request for `method` with `headers` beside `host`, and the headers it signs.
+        func sign(_ method: String, headers: [(name: String, value: String)]) -> (
+            signature: String, signedHeaders: String
+        ) {
+            let canonical = SigV4.canonicalRequest(
+                method: method, path: path, query: query, headers: [("host", presigner.bucket.hostHeader)] + headers,
+                payloadHash: SigV4.unsignedPayload)
+            let signature = SigV4.signature(
+                SigV4.stringToSign(canonicalRequest: canonical.text, stamp: stamp, scope: scope),
+                key: SigV4.signingKey(secret: presigner.credentials.secretAccessKey, scope: scope))
+            return (signature, canonical.signedHeaders)
+        }
+
+        /// The URL: the bucket's origin, the path and the query as it stands.
+        var url: String {
+            let text = query.map { "\(SigV4.encode($0.name))=\(SigV4.encode($0.value))" }.joined(separator: "&")
+            return "\(presigner.bucket.origin)\(path)\(text.isEmpty ? "" : "?" + text)"
+        }
     }
 }
