@@ -468,6 +468,8 @@ extension EndToEnd {
             storage.stop()
             let answer = try gateway.download(SampleContent.issueId, token: token)
             #expect(answer.status == 502, "\(answer.status) \(answer.text)")
+            // docs/API.md's answer for a storage that fails: nginx's own JSON error.
+            #expect(answer.errorCode == "storage_unavailable", "\(answer.text)")
             let nginxLog = gateway.deployment.folder.path + "/nginx/error.log"
             #expect(
                 ManagedProcess.poll(for: .seconds(5)) {
@@ -502,6 +504,7 @@ extension EndToEnd {
             let token = try Download.token(gateway, receipt: try Download.buyer(gateway))
             let answer = try gateway.download(SampleContent.issueId, token: token)
             #expect(answer.status >= 400, "\(answer.status)")
+            #expect(answer.errorCode == "storage_unavailable", "\(answer.text)")
             #expect(try Self.seen(storage, "/issues/").count == 1, "the storage answered the fetch")
             for shown in [
                 "<Error>", "NoSuchKey", "SignatureDoesNotMatch", "AccessDenied", StorageStandIn.bucket, "issues/",
